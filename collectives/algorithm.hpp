@@ -1,0 +1,25 @@
+// One Alltoallv algorithm as the registry knows it: a row, like UCC's
+// {name, desc} tables. Adding an algorithm = one file defining its row plus
+// one line in registry.def.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "collectives/alltoallv_args.hpp"
+#include "src/request.hpp"
+
+namespace mpix {
+
+struct AlltoallvAlgorithm {
+  const char* name;         // stable: used by MPIX_ALLTOALLV_ALGORITHM and info keys
+  const char* description;  // one line, shown by mpix_info
+  // Why this algorithm cannot run these arguments on this rank, or nothing if
+  // it can. Local; the caller agrees on the answer.
+  std::optional<std::string> (*unsupported)(const AlltoallvArgs& args);
+  // Collective set-up of everything Start/Wait need.
+  std::unique_ptr<PersistentOperation> (*create)(const AlltoallvArgs& args);
+};
+
+}  // namespace mpix

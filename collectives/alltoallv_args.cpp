@@ -1,0 +1,132 @@
+#include "collectives/alltoallv_args.hpp"
+
+#include <optional>
+#include <string>
+
+#include "src/agree.hpp"
+#include "src/error.hpp"
+
+namespace mpix {
+
+namespace {
+
+std::string at(const char* array, int index) {
+  return std::string(array) + "[" + std::to_string(index) + "]";
+}
+
+std::vector<int> copy_counts(const int* values, int n, const char* name) {
+  if (values == nullptr) throw Error(MPI_ERR_ARG, std::string(name) + " is NULL");
+  std::vector<int> copy(values, values + n);
+  for (int i = 0; i < n; ++i) {
+    if (copy[i] < 0)
+      throw Error(MPI_ERR_COUNT, at(name, i) + " = " + std::to_string(copy[i]) + " is negative");
+  }
+  return copy;
+}
+
+void check_buffer(const void* buffer, const std::vector<int>& counts, MPI_Count type_size,
+                  const char* name) {
+  if (buffer != nullptr || type_size == 0) return;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] > 0)
+      throw Error(MPI_ERR_BUFFER, std::string(name) + " is NULL but " +
+                                      at(name[0] == 's' ? "sendcounts" : "recvcounts", static_cast<int>(i)) +
+                                      " = " + std::to_string(counts[i]));
+  }
+}
+
+}  // namespace
+
+DatatypeLayout DatatypeLayout::of(MPI_Datatype type, const char* argument) {
+  if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, std::string(argument) + " is MPI_DATATYPE_NULL");
+  DatatypeLayout layout;
+  MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
+  mpi_check(MPI_Type_size_x(type, &layout.size), "MPI_Type_size_x");
+  mpi_check(MPI_Type_get_extent(type, &lb, &layout.extent), "MPI_Type_get_extent");
+  mpi_check(MPI_Type_get_true_extent(type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
+  layout.contiguous = lb == 0 && true_lb == 0 && layout.size == layout.extent && layout.size == true_extent;
+  return layout;
+}
+
+AlltoallvArgs AlltoallvArgs::from_user(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm) {
+  const int n = comm->size();
+  AlltoallvArgs a;
+  a.comm = std::move(comm);
+  a.recvbuf = user.recvbuf;
+  if (user.recvbuf == MPI_IN_PLACE) throw Error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE; only sendbuf may be");
+  a.recvtype = user.recvtype;
+  a.recv_layout = DatatypeLayout::of(user.recvtype, "recvtype");
+  a.recvcounts = copy_counts(user.recvcounts, n, "recvcounts");
+  a.rdispls = copy_counts(user.rdispls, n, "rdispls");
+  check_buffer(a.recvbuf, a.recvcounts, a.recv_layout.size, "recvbuf");
+
+  a.in_place = user.sendbuf == MPI_IN_PLACE;
+  if (a.in_place) {
+    // MPI ignores the send arguments: every block goes out from recvbuf.
+    a.sendbuf = a.recvbuf;
+    a.sendcounts = a.recvcounts;
+    a.sdispls = a.rdispls;
+    a.sendtype = a.recvtype;
+    a.send_layout = a.recv_layout;
+    return a;
+  }
+  a.sendbuf = user.sendbuf;
+  a.sendtype = user.sendtype;
+  a.send_layout = DatatypeLayout::of(user.sendtype, "sendtype");
+  a.sendcounts = copy_counts(user.sendcounts, n, "sendcounts");
+  a.sdispls = copy_counts(user.sdispls, n, "sdispls");
+  check_buffer(a.sendbuf, a.sendcounts, a.send_layout.size, "sendbuf");
+  bool sends = false, receives = false;
+  for (int i = 0; i < n; ++i) {
+    sends = sends || a.send_bytes(i) > 0;
+    receives = receives || a.recv_bytes(i) > 0;
+  }
+  if (sends && receives && a.sendbuf == a.recvbuf)
+    throw Error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer; pass MPI_IN_PLACE as sendbuf");
+  return a;
+}
+
+AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm_ptr) {
+  const Comm& comm = *comm_ptr;
+  std::optional<AlltoallvArgs> args;
+  std::optional<Error> local_error;
+  try {
+    if (user.request_out == nullptr) throw Error(MPI_ERR_ARG, "request is NULL");
+    args = AlltoallvArgs::from_user(user, comm_ptr);
+  } catch (const Error& e) {
+    local_error = e;
+  }
+  const AlltoallvArgs* local = args ? &*args : nullptr;
+
+  // Per peer: the bytes I send it and whether I use MPI_IN_PLACE; -1 bytes
+  // marks a rank whose own arguments were already rejected.
+  const int n = comm.size();
+  std::vector<MPI_Count> outgoing(2 * static_cast<std::size_t>(n), -1), incoming(outgoing.size());
+  for (int peer = 0; local != nullptr && peer < n; ++peer) {
+    outgoing[2 * peer] = local->send_bytes(peer);
+    outgoing[2 * peer + 1] = local->in_place ? 1 : 0;
+  }
+  mpi_check(MPI_Alltoall(outgoing.data(), 2, MPI_COUNT, incoming.data(), 2, MPI_COUNT, comm.global()),
+            "MPI_Alltoall");
+  agreed(comm.global(), [&] {
+    if (local_error) throw *local_error;
+    for (int src = 0; src < n; ++src) {
+      const MPI_Count sent = incoming[2 * src];
+      if (sent < 0) continue;
+      if (incoming[2 * src + 1] != (local->in_place ? 1 : 0))
+        throw Error(MPI_ERR_BUFFER, "MPI_IN_PLACE is used on rank " +
+                                        std::to_string(local->in_place ? comm.rank() : src) +
+                                        " but not on rank " + std::to_string(local->in_place ? src : comm.rank()) +
+                                        "; it must be used on all ranks or none");
+      if (sent != local->recv_bytes(src))
+        throw Error(MPI_ERR_TRUNCATE, "rank " + std::to_string(src) + " sends " + std::to_string(sent) +
+                                          " bytes to rank " + std::to_string(comm.rank()) + ", which expects " +
+                                          std::to_string(local->recv_bytes(src)) + " bytes (" +
+                                          at("recvcounts", src) + " = " + std::to_string(local->recvcounts[src]) +
+                                          ")");
+    }
+  });
+  return std::move(*args);
+}
+
+}  // namespace mpix

@@ -1,0 +1,59 @@
+// The arguments of one persistent Alltoallv, copied and checked once at init.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "src/comm.hpp"
+
+namespace mpix {
+
+struct AlltoallvUserArgs {
+  const void* sendbuf;
+  const int* sendcounts;
+  const int* sdispls;
+  MPI_Datatype sendtype;
+  void* recvbuf;
+  const int* recvcounts;
+  const int* rdispls;
+  MPI_Datatype recvtype;
+  const void* request_out;  // where the request will be stored: must not be NULL
+};
+
+struct DatatypeLayout {
+  MPI_Count size = 0;    // bytes of data in one element
+  MPI_Aint extent = 0;   // stride between elements
+  bool contiguous = false;
+
+  static DatatypeLayout of(MPI_Datatype type, const char* argument);
+};
+
+struct AlltoallvArgs {
+  std::shared_ptr<const Comm> comm;
+  bool in_place = false;
+  const void* sendbuf = nullptr;
+  std::vector<int> sendcounts, sdispls;  // with MPI_IN_PLACE: the receive side's
+  MPI_Datatype sendtype = MPI_DATATYPE_NULL;
+  DatatypeLayout send_layout;
+  void* recvbuf = nullptr;
+  std::vector<int> recvcounts, rdispls;
+  MPI_Datatype recvtype = MPI_DATATYPE_NULL;
+  DatatypeLayout recv_layout;
+
+  // Local checks and copies; throws an Error naming the bad argument.
+  static AlltoallvArgs from_user(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm);
+
+  // What MPI_Alltoallv takes for the send side, MPI_IN_PLACE included.
+  const void* mpi_sendbuf() const { return in_place ? MPI_IN_PLACE : sendbuf; }
+  MPI_Count send_bytes(int peer) const { return sendcounts[peer] * send_layout.size; }
+  MPI_Count recv_bytes(int peer) const { return recvcounts[peer] * recv_layout.size; }
+};
+
+// Collective: checks the arguments on every rank, and what each source sends
+// against what its target expects; any violation becomes the same Error on
+// every rank.
+AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm);
+
+}  // namespace mpix

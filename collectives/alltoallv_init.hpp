@@ -1,0 +1,19 @@
+// MPIX_Alltoallv_init behind the C API: check the arguments, choose the
+// algorithm, build it; every step agreed on all ranks.
+#pragma once
+
+#include <memory>
+
+#include "collectives/alltoallv_args.hpp"
+#include "src/info.hpp"
+#include "src/request.hpp"
+
+namespace mpix {
+
+inline constexpr const char* info_key_alltoallv_algorithm = "mpix_alltoallv_algorithm";
+inline constexpr const char* default_alltoallv_algorithm = "native_persistent";
+
+std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
+                                        const Info* info);
+
+}  // namespace mpix

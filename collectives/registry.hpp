@@ -1,0 +1,16 @@
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+
+namespace mpix {
+
+const std::vector<const AlltoallvAlgorithm*>& alltoallv_algorithms();
+// nullptr if no algorithm has that name.
+const AlltoallvAlgorithm* find_alltoallv_algorithm(std::string_view name);
+// Comma-separated names, for messages.
+std::string alltoallv_algorithm_names();
+
+}  // namespace mpix

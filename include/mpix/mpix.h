@@ -1,0 +1,88 @@
+/*
+ * mpix-rma public C API.
+ *
+ * Persistent MPI_Alltoallv: build the operation once with
+ * MPIX_Alltoallv_init, then MPIX_Start / MPIX_Wait it every iteration.
+ * Every function returns an MPI error code (MPI_SUCCESS on success) and, on
+ * failure, invokes the error handler of the communicator involved, exactly
+ * like MPI does: with MPI_ERRORS_ARE_FATAL the message is printed and the job
+ * aborts; with MPI_ERRORS_RETURN the code is returned and MPIX_Error_string
+ * gives the detailed message (argument, value, rank).
+ */
+#ifndef MPIX_MPIX_H
+#define MPIX_MPIX_H
+
+#include <mpi.h>
+
+#include "mpix/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct MPIX_Comm MPIX_Comm;
+typedef struct MPIX_Info MPIX_Info;
+typedef struct MPIX_Request MPIX_Request;
+
+#define MPIX_MAX_OBJECT_NAME 64
+#define MPIX_MAX_ERROR_STRING 1024
+
+/* Library error classes (registered with MPI_Add_error_class on first use). */
+enum MPIX_Error_kind {
+    MPIX_ERRKIND_CONFIG = 0,    /* invalid MPIX_* environment variable */
+    MPIX_ERRKIND_ALGORITHM = 1, /* unknown or unsupported algorithm, MPIX_FALLBACK=error */
+    MPIX_ERRKIND_COUNT_ = 2
+};
+int MPIX_Error_class_of(int kind);
+#define MPIX_ERR_CONFIG (MPIX_Error_class_of(MPIX_ERRKIND_CONFIG))
+#define MPIX_ERR_ALGORITHM (MPIX_Error_class_of(MPIX_ERRKIND_ALGORITHM))
+
+/* The detailed message of the last error this thread got from the library if
+ * errorcode is that error, MPI_Error_string's text otherwise. */
+int MPIX_Error_string(int errorcode, char *string, int *resultlen);
+
+/* Communicator: duplicates comm (private tag space) and splits it into nodes.
+ * Collective over comm. MPIX_NODE_SIZE=k emulates nodes of k consecutive
+ * ranks inside each real node. */
+int MPIX_Comm_init(MPIX_Comm **xcomm, MPI_Comm comm);
+int MPIX_Comm_free(MPIX_Comm **xcomm);
+/* The library's private duplicate of the user's communicator. */
+int MPIX_Comm_get_comm(const MPIX_Comm *xcomm, MPI_Comm *comm);
+/* This rank's node id, rank inside the node, size of its node, node count. */
+int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *node_size,
+                       int *num_nodes);
+
+/* Hints. Keys: "mpix_alltoallv_algorithm" (registry name, overrides
+ * MPIX_ALLTOALLV_ALGORITHM). Unknown keys are ignored, as MPI does. */
+int MPIX_Info_init(MPIX_Info **info);
+int MPIX_Info_set(MPIX_Info *info, const char *key, const char *value);
+int MPIX_Info_free(MPIX_Info **info);
+
+/* Persistent Alltoallv. Same arguments as MPI_Alltoallv_init; the count and
+ * displacement arrays are copied, the buffers must stay valid until the
+ * request is freed. sendbuf may be MPI_IN_PLACE. info may be NULL.
+ * Collective; an argument error on any rank is reported on every rank. */
+int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
+                        MPIX_Info *info, MPIX_Request **request);
+
+/* Persistent request life cycle, with MPI's state rules: starting an active
+ * request or freeing an active request is an error (MPI_ERR_REQUEST); waiting
+ * on or testing an inactive request returns at once. A NULL request is
+ * inactive. status may be MPI_STATUS_IGNORE. */
+int MPIX_Start(MPIX_Request *request);
+int MPIX_Startall(int count, MPIX_Request *requests[]);
+int MPIX_Test(MPIX_Request *request, int *flag, MPI_Status *status);
+int MPIX_Wait(MPIX_Request *request, MPI_Status *status);
+int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status statuses[]);
+int MPIX_Request_free(MPIX_Request **request);
+/* Registry name of the algorithm that runs this request. */
+int MPIX_Request_get_algorithm(const MPIX_Request *request, char name[MPIX_MAX_OBJECT_NAME],
+                               int *resultlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MPIX_MPIX_H */

@@ -1,0 +1,33 @@
+// Collective agreement on errors: a collective call that fails on one rank
+// must fail on every rank, with the same code and message, and never leave a
+// rank waiting in a later collective for a peer that bailed out.
+#pragma once
+
+#include <mpi.h>
+
+#include <new>
+#include <optional>
+
+#include "src/error.hpp"
+
+namespace mpix {
+
+// Collective over comm. Returns if no rank passes an error; otherwise every
+// rank throws the error of the lowest failing rank, naming that rank.
+void agree_on_error(MPI_Comm comm, const std::optional<Error>& local);
+
+// Runs step on every rank of comm, then agrees on its outcome.
+template <class Step>
+void agreed(MPI_Comm comm, Step&& step) {
+  std::optional<Error> local;
+  try {
+    step();
+  } catch (const Error& e) {
+    local = e;
+  } catch (const std::bad_alloc&) {
+    local.emplace(MPI_ERR_NO_MEM, "out of memory");
+  }
+  agree_on_error(comm, local);
+}
+
+}  // namespace mpix

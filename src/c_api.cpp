@@ -1,0 +1,269 @@
+// The C API: argument plumbing and exception -> error code conversion, and
+// nothing else. Errors go through the MPI error handler of the communicator
+// involved (MPI_COMM_SELF when there is none), as MPI's own calls do.
+#include <mpix/mpix.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "collectives/alltoallv_init.hpp"
+#include "src/agree.hpp"
+#include "src/handles.hpp"
+
+using mpix::Error;
+using mpix::Library;
+
+namespace {
+
+std::string rank_label() {
+  int initialized = 0, finalized = 0, rank = -1;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank >= 0 ? "rank " + std::to_string(rank) : "rank ?";
+}
+
+bool mpi_usable() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
+// Records the message for MPIX_Error_string and raises the error on comm's
+// error handler. A fatal handler would only print the error class, so the
+// full message is printed first.
+int raise(MPI_Comm comm, const char* function, int code, const char* what) {
+  const std::string message = "mpix-rma (" + rank_label() + "): " + function + ": " + what;
+  mpix::remember_error(code, message);
+  if (!mpi_usable()) return code;
+  if (comm == MPI_COMM_NULL) comm = MPI_COMM_SELF;
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  if (MPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {
+    if (handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT)
+      std::fprintf(stderr, "%s\n", message.c_str());
+    MPI_Errhandler_free(&handler);
+  }
+  MPI_Comm_call_errhandler(comm, code);
+  return code;
+}
+
+// Runs body; an exception becomes the error code raised on comm.
+template <class Body>
+int guarded(const char* function, MPI_Comm comm, Body&& body) {
+  try {
+    body();
+    return MPI_SUCCESS;
+  } catch (const Error& e) {
+    return raise(comm, function, e.code(), e.what());
+  } catch (const std::bad_alloc&) {
+    return raise(comm, function, MPI_ERR_NO_MEM, "out of memory");
+  } catch (const std::exception& e) {
+    return raise(comm, function, MPI_ERR_INTERN, e.what());
+  }
+}
+
+MPI_Comm comm_of(const MPIX_Request* request) {
+  return request != nullptr && request->request ? request->request->comm().global() : MPI_COMM_NULL;
+}
+
+void fill_empty_status(MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  // A collective's status is empty, as MPI defines it for MPI_Wait on one.
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  MPI_Status_set_elements_x(status, MPI_BYTE, 0);
+  MPI_Status_set_cancelled(status, 0);
+}
+
+void copy_name(const std::string& name, char* out, int* resultlen) {
+  const std::size_t n = std::min(name.size(), static_cast<std::size_t>(MPIX_MAX_OBJECT_NAME - 1));
+  std::memcpy(out, name.data(), n);
+  out[n] = '\0';
+  *resultlen = static_cast<int>(n);
+}
+
+void require(bool ok, int code, const char* message) {
+  if (!ok) throw Error(code, message);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPIX_Error_class_of(int kind) {
+  try {
+    return mpix::error_class(kind);
+  } catch (const Error&) {
+    return MPI_ERR_OTHER;
+  }
+}
+
+int MPIX_Error_string(int errorcode, char* string, int* resultlen) {
+  if (string == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
+  std::string message;
+  if (!mpix::recall_error(errorcode, message)) {
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    const int rc = MPI_Error_string(errorcode, text, &len);
+    if (rc != MPI_SUCCESS) return rc;
+    message.assign(text, len);
+  }
+  const std::size_t n = std::min(message.size(), static_cast<std::size_t>(MPIX_MAX_ERROR_STRING - 1));
+  std::memcpy(string, message.data(), n);
+  string[n] = '\0';
+  *resultlen = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int MPIX_Comm_init(MPIX_Comm** xcomm, MPI_Comm comm) {
+  return guarded(__func__, comm, [&] {
+    require(xcomm != nullptr, MPI_ERR_ARG, "xcomm is NULL");
+    require(comm != MPI_COMM_NULL, MPI_ERR_COMM, "comm is MPI_COMM_NULL");
+    Library& library = Library::get();
+    int node_size = 0;
+    // A bad MPIX_* value is the same error on every rank, so none proceeds.
+    mpix::agreed(comm, [&] { node_size = library.config().node_size; });
+    auto made = std::make_unique<MPIX_Comm>(std::make_shared<const mpix::Comm>(comm, node_size));
+    if (made->comm->rank() == 0) library.warn_unknown_variables();
+    *xcomm = library.adopt(std::move(made));
+  });
+}
+
+int MPIX_Comm_free(MPIX_Comm** xcomm) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    require(xcomm != nullptr, MPI_ERR_ARG, "xcomm is NULL");
+    if (*xcomm == nullptr) return;
+    require(Library::get().release(*xcomm), MPI_ERR_COMM, "xcomm is not a live MPIX_Comm (already freed?)");
+    *xcomm = nullptr;
+  });
+}
+
+int MPIX_Comm_get_comm(const MPIX_Comm* xcomm, MPI_Comm* comm) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    require(xcomm != nullptr && comm != nullptr, MPI_ERR_ARG, "xcomm or comm is NULL");
+    *comm = xcomm->comm->global();
+  });
+}
+
+int MPIX_Comm_get_node(const MPIX_Comm* xcomm, int* node, int* node_rank, int* node_size, int* num_nodes) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    require(xcomm != nullptr, MPI_ERR_ARG, "xcomm is NULL");
+    const mpix::Comm& c = *xcomm->comm;
+    if (node) *node = c.node_id();
+    if (node_rank) *node_rank = c.node_rank();
+    if (node_size) *node_size = c.node_size();
+    if (num_nodes) *num_nodes = c.num_nodes();
+  });
+}
+
+int MPIX_Info_init(MPIX_Info** info) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    require(info != nullptr, MPI_ERR_ARG, "info is NULL");
+    *info = Library::get().adopt(std::make_unique<MPIX_Info>());
+  });
+}
+
+int MPIX_Info_set(MPIX_Info* info, const char* key, const char* value) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    require(info != nullptr, MPI_ERR_INFO, "info is NULL");
+    info->info.set(key, value);
+  });
+}
+
+int MPIX_Info_free(MPIX_Info** info) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    require(info != nullptr, MPI_ERR_ARG, "info is NULL");
+    if (*info == nullptr) return;
+    require(Library::get().release(*info), MPI_ERR_INFO, "info is not a live MPIX_Info (already freed?)");
+    *info = nullptr;
+  });
+}
+
+int MPIX_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
+  const MPI_Comm comm = xcomm != nullptr ? xcomm->comm->global() : MPI_COMM_NULL;
+  return guarded(__func__, comm, [&] {
+    require(xcomm != nullptr, MPI_ERR_COMM, "xcomm is NULL");
+    const mpix::AlltoallvUserArgs user{sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                       recvcounts, rdispls, recvtype, request};
+    auto made = mpix::alltoallv_init(user, xcomm->comm, info ? &info->info : nullptr);
+    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
+  });
+}
+
+int MPIX_Start(MPIX_Request* request) {
+  return guarded(__func__, comm_of(request), [&] {
+    require(request != nullptr, MPI_ERR_REQUEST, "request is NULL");
+    request->request->start();
+  });
+}
+
+int MPIX_Startall(int count, MPIX_Request* requests[]) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    require(count >= 0, MPI_ERR_COUNT, "count is negative");
+    require(count == 0 || requests != nullptr, MPI_ERR_ARG, "requests is NULL");
+    // Check every state first, so an error starts none of them.
+    for (int i = 0; i < count; ++i) {
+      require(requests[i] != nullptr, MPI_ERR_REQUEST, ("requests[" + std::to_string(i) + "] is NULL").c_str());
+      require(!requests[i]->request->active(), MPI_ERR_REQUEST,
+              ("requests[" + std::to_string(i) + "] is already active").c_str());
+    }
+    for (int i = 0; i < count; ++i) requests[i]->request->start();
+  });
+}
+
+int MPIX_Test(MPIX_Request* request, int* flag, MPI_Status* status) {
+  return guarded(__func__, comm_of(request), [&] {
+    require(flag != nullptr, MPI_ERR_ARG, "flag is NULL");
+    *flag = request == nullptr || request->request->test();
+    if (*flag) fill_empty_status(status);
+  });
+}
+
+int MPIX_Wait(MPIX_Request* request, MPI_Status* status) {
+  return guarded(__func__, comm_of(request), [&] {
+    if (request != nullptr) request->request->wait();
+    fill_empty_status(status);
+  });
+}
+
+int MPIX_Waitall(int count, MPIX_Request* requests[], MPI_Status statuses[]) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    require(count >= 0, MPI_ERR_COUNT, "count is negative");
+    require(count == 0 || requests != nullptr, MPI_ERR_ARG, "requests is NULL");
+    for (int i = 0; i < count; ++i) {
+      if (requests[i] != nullptr) requests[i]->request->wait();
+      fill_empty_status(statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
+    }
+  });
+}
+
+int MPIX_Request_free(MPIX_Request** request) {
+  // Only a live request may be dereferenced, even to find its communicator.
+  const bool live = request != nullptr && *request != nullptr && mpi_usable() && Library::get().owns(*request);
+  return guarded(__func__, live ? comm_of(*request) : MPI_COMM_NULL, [&] {
+    require(request != nullptr, MPI_ERR_ARG, "request is NULL");
+    if (*request == nullptr) return;
+    require(live, MPI_ERR_REQUEST, "request is not a live MPIX_Request (already freed?)");
+    require(!(*request)->request->active(), MPI_ERR_REQUEST,
+            "request is active; complete it with MPIX_Wait or MPIX_Test before freeing it");
+    Library::get().release(*request);
+    *request = nullptr;
+  });
+}
+
+int MPIX_Request_get_algorithm(const MPIX_Request* request, char name[MPIX_MAX_OBJECT_NAME], int* resultlen) {
+  return guarded(__func__, comm_of(request), [&] {
+    require(request != nullptr && name != nullptr && resultlen != nullptr, MPI_ERR_ARG,
+            "request, name or resultlen is NULL");
+    copy_name(request->request->algorithm(), name, resultlen);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,45 @@
+// A communicator as the algorithms see it: a private duplicate of the user's
+// communicator plus its split into nodes.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "src/mpi_handle.hpp"
+
+namespace mpix {
+
+class Comm {
+ public:
+  // Collective over user. emulated_node_size > 0 cuts every real node into
+  // nodes of that many consecutive ranks (the last one may be smaller); it
+  // never merges real nodes, so ranks on one emulated node always share memory.
+  Comm(MPI_Comm user, int emulated_node_size);
+
+  MPI_Comm global() const { return global_.get(); }
+  MPI_Comm node() const { return node_.get(); }
+  // Rank 0 of every node; MPI_COMM_NULL on the other ranks.
+  MPI_Comm leaders() const { return leaders_.get(); }
+
+  int rank() const { return rank_; }
+  int size() const { return static_cast<int>(node_of_.size()); }
+  int num_nodes() const { return static_cast<int>(node_sizes_.size()); }
+  int node_id() const { return node_of_[rank_]; }
+  int node_rank() const { return node_rank_of_[rank_]; }
+  int node_size() const { return node_sizes_[node_id()]; }
+  int node_of(int rank) const { return node_of_[rank]; }
+  int node_rank_of(int rank) const { return node_rank_of_[rank]; }
+  bool same_node(int rank) const { return node_of_[rank] == node_id(); }
+
+ private:
+  UniqueComm global_;
+  UniqueComm node_;
+  UniqueComm leaders_;
+  int rank_ = 0;
+  std::vector<int> node_of_;       // node id of every rank, ids dense in order of first rank
+  std::vector<int> node_rank_of_;  // rank inside its node, of every rank
+  std::vector<int> node_sizes_;
+};
+
+}  // namespace mpix

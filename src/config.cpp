@@ -1,0 +1,88 @@
+#include "src/config.hpp"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+
+extern char** environ;
+
+namespace mpix {
+
+namespace {
+
+int parse_int(std::string_view value, long min, long max) {
+  std::string text(value);
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || v < min || v > max)
+    throw std::invalid_argument("not an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return static_cast<int>(v);
+}
+
+FallbackPolicy parse_fallback(std::string_view value) {
+  if (value == "error") return FallbackPolicy::error;
+  if (value == "warn") return FallbackPolicy::warn;
+  if (value == "silent") return FallbackPolicy::silent;
+  throw std::invalid_argument("not one of error|warn|silent");
+}
+
+const std::vector<VariableSpec> table = {
+    {"MPIX_ALLTOALLV_ALGORITHM", "string", "", "a registry name (see mpix_info)",
+     "Forces the Alltoallv algorithm of every request, unless the request's info sets "
+     "mpix_alltoallv_algorithm. Empty: the library's default (native_persistent). An unknown "
+     "or unsupported name follows MPIX_FALLBACK.",
+     [](std::string_view v, Config& c) { c.alltoallv_algorithm = std::string(v); }},
+    {"MPIX_FALLBACK", "enum", "warn", "error|warn|silent",
+     "What a request does when the forced algorithm is unknown or cannot run these arguments: "
+     "error returns MPIX_ERR_ALGORITHM on every rank; warn prints a warning on rank 0 and uses "
+     "the default; silent uses the default.",
+     [](std::string_view v, Config& c) { c.fallback = parse_fallback(v); }},
+    {"MPIX_NODE_SIZE", "int", "0", "0 or a positive integer",
+     "Emulates nodes of this many consecutive ranks inside each real node, so one machine can "
+     "play several nodes; 0 uses the real shared-memory nodes.",
+     [](std::string_view v, Config& c) { c.node_size = parse_int(v, 0, INT_MAX); }},
+    {"MPIX_VERBOSE", "int", "0", "0|1|2",
+     "0 quiet; 1 rank 0 logs each request's algorithm and why; 2 also logs node layouts.",
+     [](std::string_view v, Config& c) { c.verbose = parse_int(v, 0, 2); }},
+};
+
+}  // namespace
+
+const std::vector<VariableSpec>& variable_table() { return table; }
+
+Configuration Configuration::parse(const std::map<std::string, std::string>& environment) {
+  Configuration result;
+  for (const VariableSpec& spec : table) {
+    auto it = environment.find(spec.name);
+    const bool set = it != environment.end();
+    const std::string value = set ? it->second : spec.default_value;
+    try {
+      spec.apply(value, result.values_);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(std::string(spec.name) + "='" + value + "' is invalid (" + e.what() +
+                        "); accepted: " + spec.accepted);
+    }
+    result.settings_.push_back({&spec, value, set});
+  }
+  for (const auto& [name, value] : environment) {
+    bool known = false;
+    for (const VariableSpec& spec : table) known = known || name == spec.name;
+    if (!known) result.unknown_.push_back(name);
+  }
+  return result;
+}
+
+Configuration Configuration::from_process_environment() {
+  std::map<std::string, std::string> mpix_variables;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    std::string_view text(*entry);
+    if (text.rfind("MPIX_", 0) != 0) continue;
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos) continue;
+    mpix_variables.emplace(std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)));
+  }
+  return parse(mpix_variables);
+}
+
+}  // namespace mpix

@@ -1,0 +1,63 @@
+// The MPIX_* environment variables: one typed table (config.cpp) parsed once
+// into an immutable Config. Nothing else in the library reads the environment.
+#pragma once
+
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mpix {
+
+enum class FallbackPolicy { error, warn, silent };
+
+struct Config {
+  std::string alltoallv_algorithm;  // empty: the library's default
+  FallbackPolicy fallback = FallbackPolicy::warn;
+  int node_size = 0;  // 0: real shared-memory nodes
+  int verbose = 0;
+};
+
+// Parsing failures name the variable, the value and what is accepted.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct VariableSpec {
+  const char* name;
+  const char* type;
+  const char* default_value;
+  const char* accepted;
+  const char* description;
+  // Parses value into its field of out; throws std::invalid_argument.
+  void (*apply)(std::string_view value, Config& out);
+};
+
+const std::vector<VariableSpec>& variable_table();
+
+struct VariableSetting {
+  const VariableSpec* spec;
+  std::string value;
+  bool from_environment;
+};
+
+class Configuration {
+ public:
+  // environment: every MPIX_* variable that is set, name -> value.
+  static Configuration parse(const std::map<std::string, std::string>& environment);
+  static Configuration from_process_environment();
+
+  const Config& values() const { return values_; }
+  const std::vector<VariableSetting>& settings() const { return settings_; }
+  // MPIX_* names that are set but not in the table: most likely typos.
+  const std::vector<std::string>& unknown_variables() const { return unknown_; }
+
+ private:
+  Config values_;
+  std::vector<VariableSetting> settings_;
+  std::vector<std::string> unknown_;
+};
+
+}  // namespace mpix

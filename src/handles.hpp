@@ -1,0 +1,24 @@
+// The objects behind the C API's opaque handles. Each is a Resource, so the
+// library destroys whatever the user did not free when MPI_Finalize starts.
+#pragma once
+
+#include <memory>
+
+#include "src/comm.hpp"
+#include "src/info.hpp"
+#include "src/library.hpp"
+#include "src/request.hpp"
+
+struct MPIX_Comm : mpix::Resource {
+  explicit MPIX_Comm(std::shared_ptr<const mpix::Comm> c) : comm(std::move(c)) {}
+  std::shared_ptr<const mpix::Comm> comm;  // shared with the requests built on it
+};
+
+struct MPIX_Info : mpix::Resource {
+  mpix::Info info;
+};
+
+struct MPIX_Request : mpix::Resource {
+  explicit MPIX_Request(std::unique_ptr<mpix::Request> r) : request(std::move(r)) {}
+  std::unique_ptr<mpix::Request> request;
+};

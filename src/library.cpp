@@ -1,0 +1,123 @@
+#include "src/library.hpp"
+
+#include <mpix/mpix.h>
+
+#include <array>
+#include <cstdio>
+
+namespace mpix {
+
+namespace {
+
+std::mutex library_mutex;
+std::unique_ptr<Library> library_instance;  // reset when MPI_Finalize starts
+
+constexpr std::array<const char*, MPIX_ERRKIND_COUNT_> error_class_names = {
+    "MPIX_ERR_CONFIG: invalid MPIX_* environment variable",
+    "MPIX_ERR_ALGORITHM: unknown or unsupported algorithm",
+};
+std::once_flag error_classes_once;
+std::array<int, MPIX_ERRKIND_COUNT_> error_classes{};
+
+void check_mpi_usable() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized)
+    throw Error(MPI_ERR_OTHER, finalized ? "MPI is already finalized" : "MPI is not initialized");
+}
+
+}  // namespace
+
+int error_class(int kind) {
+  if (kind < 0 || kind >= MPIX_ERRKIND_COUNT_) return MPI_ERR_ARG;
+  check_mpi_usable();
+  std::call_once(error_classes_once, [] {
+    for (int k = 0; k < MPIX_ERRKIND_COUNT_; ++k) {
+      mpi_check(MPI_Add_error_class(&error_classes[k]), "MPI_Add_error_class");
+      mpi_check(MPI_Add_error_string(error_classes[k], error_class_names[k]), "MPI_Add_error_string");
+    }
+  });
+  return error_classes[kind];
+}
+
+Library& Library::get() {
+  std::lock_guard<std::mutex> lock(library_mutex);
+  check_mpi_usable();
+  if (!library_instance) library_instance.reset(new Library());
+  return *library_instance;
+}
+
+Library::Library() {
+  // The delete callback of an attribute on MPI_COMM_SELF runs first thing in
+  // MPI_Finalize, while MPI is still fully usable: the standard's hook for
+  // libraries to clean up.
+  int keyval = MPI_KEYVAL_INVALID;
+  mpi_check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &Library::on_finalize, &keyval, nullptr),
+            "MPI_Comm_create_keyval");
+  mpi_check(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr), "MPI_Comm_set_attr");
+  mpi_check(MPI_Comm_free_keyval(&keyval), "MPI_Comm_free_keyval");
+  try {
+    configuration_ = Configuration::from_process_environment();
+  } catch (const ConfigError& e) {
+    configuration_error_.emplace(error_class(MPIX_ERRKIND_CONFIG), e.what());
+  }
+}
+
+int Library::on_finalize(MPI_Comm, int, void*, void*) {
+  std::unique_ptr<Library> dying;
+  {
+    std::lock_guard<std::mutex> lock(library_mutex);
+    dying = std::move(library_instance);
+  }
+  if (dying) {
+    // Newest first: requests go before the communicators they use.
+    while (!dying->resources_.empty()) dying->resources_.pop_back();
+  }
+  return MPI_SUCCESS;
+}
+
+const Configuration& Library::configuration() const {
+  if (configuration_error_) throw *configuration_error_;
+  return *configuration_;
+}
+
+const Topology& Library::topology() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!topology_) topology_ = Topology::load();
+  return *topology_;
+}
+
+void Library::warn_unknown_variables() {
+  std::call_once(warned_unknown_, [this] {
+    if (!configuration_) return;
+    for (const std::string& name : configuration_->unknown_variables())
+      std::fprintf(stderr, "mpix-rma warning: %s is set but is not an mpix-rma variable (see mpix_info)\n",
+                   name.c_str());
+  });
+}
+
+bool Library::owns(const Resource* r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& live : resources_) {
+    if (live.get() == r) return true;
+  }
+  return false;
+}
+
+bool Library::release(const Resource* r) {
+  std::unique_ptr<Resource> dying;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = resources_.begin(); it != resources_.end(); ++it) {
+      if (it->get() == r) {
+        dying = std::move(*it);
+        resources_.erase(it);
+        break;
+      }
+    }
+  }
+  return dying != nullptr;  // destroyed here, outside the lock
+}
+
+}  // namespace mpix

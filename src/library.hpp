@@ -1,0 +1,74 @@
+// Process-wide state of the library: the parsed configuration, the error
+// classes, and every object handed to the user, so that all of it is freed
+// when MPI_Finalize starts (an MPI window alive at finalize aborts inside UCX).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "src/config.hpp"
+#include "src/error.hpp"
+#include "src/topology.hpp"
+
+namespace mpix {
+
+// Anything the library hands out and must destroy at finalize at the latest.
+class Resource {
+ public:
+  Resource() { ++live_; }
+  Resource(const Resource&) = delete;
+  Resource& operator=(const Resource&) = delete;
+  virtual ~Resource() { --live_; }
+  // How many exist in this process: 0 after MPI_Finalize, whatever the user
+  // forgot to free.
+  static int live_count() { return live_; }
+
+ private:
+  static inline std::atomic<int> live_{0};
+};
+
+class Library {
+ public:
+  // Creates the library state on first use; throws if MPI is not initialized
+  // or already finalized.
+  static Library& get();
+
+  // The configuration, or the Error (class MPIX_ERR_CONFIG) it failed with.
+  const Configuration& configuration() const;
+  const Config& config() const { return configuration().values(); }
+  const Topology& topology();
+
+  // The library owns r until release(r) or MPI_Finalize, whichever is first.
+  template <class T>
+  T* adopt(std::unique_ptr<T> r) {
+    T* raw = r.get();
+    std::lock_guard<std::mutex> lock(mutex_);
+    resources_.push_back(std::move(r));
+    return raw;
+  }
+  // Destroys r; false if r is not a live object of this library.
+  bool release(const Resource* r);
+  bool owns(const Resource* r);
+
+  // Once per process: names set MPIX_* variables that the table lacks.
+  void warn_unknown_variables();
+
+ private:
+  Library();
+  static int on_finalize(MPI_Comm, int, void*, void*);
+
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Resource>> resources_;  // in creation order
+  std::optional<Configuration> configuration_;
+  std::optional<Error> configuration_error_;
+  std::optional<Topology> topology_;
+  std::once_flag warned_unknown_;
+};
+
+// The MPI error class of an MPIX_Error_kind, registered on first use.
+int error_class(int kind);
+
+}  // namespace mpix

@@ -1,0 +1,43 @@
+// A persistent request: MPI's state machine (inactive -> active -> inactive)
+// around one PersistentOperation that an algorithm implements.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "src/comm.hpp"
+
+namespace mpix {
+
+// What an algorithm implements. Construction does all set-up (collective);
+// start/test/wait run every iteration and must not allocate.
+class PersistentOperation {
+ public:
+  virtual ~PersistentOperation() = default;
+  virtual void start() = 0;
+  // Makes progress; true once the operation is complete.
+  virtual bool test() = 0;
+  virtual void wait() = 0;
+};
+
+class Request {
+ public:
+  Request(std::shared_ptr<const Comm> comm, std::string algorithm,
+          std::unique_ptr<PersistentOperation> operation);
+
+  void start();  // MPI_ERR_REQUEST if already active
+  bool test();   // true when inactive or just completed
+  void wait();   // returns at once when inactive
+
+  bool active() const { return active_; }
+  const std::string& algorithm() const { return algorithm_; }
+  const Comm& comm() const { return *comm_; }
+
+ private:
+  std::shared_ptr<const Comm> comm_;
+  std::string algorithm_;
+  std::unique_ptr<PersistentOperation> operation_;
+  bool active_ = false;
+};
+
+}  // namespace mpix

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the build tree into a staging prefix, then builds and runs the
+# consumer through find_package(mpixrma) and through pkg-config.
+set -euo pipefail
+build=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/cmake" >/dev/null
+LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${MPIEXEC:-mpiexec}" -n 2 "$work/cmake/consumer"
+
+pc_dir=$(find "$work/prefix" -name mpixrma.pc -printf '%h\n')
+sed -i "s|^prefix=.*|prefix=$work/prefix|" "$pc_dir/mpixrma.pc"
+flags=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs mpixrma)
+# shellcheck disable=SC2086
+mpicc.mpich "$here/consumer.c" $flags $(echo "${SANITIZE_FLAGS:-}") -o "$work/consumer_pc"
+LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${MPIEXEC:-mpiexec}" -n 2 "$work/consumer_pc"

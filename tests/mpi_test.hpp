@@ -1,0 +1,48 @@
+// Shared pieces of the MPI test suites.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+#include <string>
+
+namespace mpix_test {
+
+inline int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+inline int world_size() {
+  int n = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+// The error class of code, and the detailed message the library kept.
+inline int error_class(int code) {
+  int cls = code;
+  MPI_Error_class(code, &cls);
+  return cls;
+}
+inline std::string error_message(int code) {
+  char text[MPIX_MAX_ERROR_STRING];
+  int len = 0;
+  MPIX_Error_string(code, text, &len);
+  return std::string(text, len);
+}
+
+// Base of every MPI test: a test that failed on any rank fails on all ranks,
+// and rank 0's report names the lowest failing rank. Tests should use EXPECT_*
+// between collectives, so no rank leaves another waiting.
+class MpiTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    int first_failed = HasFailure() ? world_rank() : world_size();
+    MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first_failed < world_size() && !HasFailure()) ADD_FAILURE() << "failed on rank " << first_failed;
+  }
+};
+
+}  // namespace mpix_test

@@ -1,0 +1,161 @@
+// Every registered Alltoallv algorithm against MPI_Alltoallv, the oracle, on
+// irregular patterns and several datatypes, with send data that changes every
+// iteration and receive buffers poisoned before each one. New algorithms are
+// covered by adding their registry row: the suite lists the registry.
+#include <algorithm>
+#include <tuple>
+
+#include "collectives/registry.hpp"
+#include "src/library.hpp"
+#include "tests/alltoallv_case.hpp"
+#include "tests/mpi_test.hpp"
+
+using namespace mpix_test;
+
+namespace {
+
+constexpr int iterations = 24;
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto* a : mpix::alltoallv_algorithms()) names.emplace_back(a->name);
+  return names;
+}
+
+// A communicator, an info forcing one algorithm, freed at the end.
+class ForcedAlgorithm {
+ public:
+  explicit ForcedAlgorithm(const std::string& name) {
+    MPIX_Comm_init(&comm_, MPI_COMM_WORLD);
+    MPIX_Info_init(&info_);
+    MPIX_Info_set(info_, "mpix_alltoallv_algorithm", name.c_str());
+  }
+  ~ForcedAlgorithm() {
+    MPIX_Info_free(&info_);
+    MPIX_Comm_free(&comm_);
+  }
+  MPIX_Comm* comm() const { return comm_; }
+  MPIX_Info* info() const { return info_; }
+
+ private:
+  MPIX_Comm* comm_ = nullptr;
+  MPIX_Info* info_ = nullptr;
+};
+
+std::string algorithm_of(const MPIX_Request* request) {
+  char name[MPIX_MAX_OBJECT_NAME];
+  int len = 0;
+  MPIX_Request_get_algorithm(request, name, &len);
+  return std::string(name, len);
+}
+
+// Completes the request by polling MPIX_Test on odd iterations, MPIX_Wait on
+// even ones: both must finish the exchange.
+void complete(MPIX_Request* request, int iteration) {
+  if (iteration % 2 == 0) {
+    EXPECT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    return;
+  }
+  int flag = 0;
+  while (!flag) ASSERT_EQ(MPIX_Test(request, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
+}
+
+using Params = std::tuple<std::string, std::size_t, std::size_t>;  // algorithm, pattern, datatype
+
+class AlltoallvOracle : public MpiTest, public ::testing::WithParamInterface<Params> {};
+
+}  // namespace
+
+TEST_P(AlltoallvOracle, MatchesMpiAlltoallvEveryIteration) {
+  const auto& [algorithm, pattern_index, type_index] = GetParam();
+  const Pattern& pattern = patterns()[pattern_index];
+  const DatatypeCase& type_case = datatype_cases()[type_index];
+  const int rank = world_rank();
+  const Exchange x = make_exchange(pattern.counts(world_size()), rank, pattern.gaps, pattern.reversed);
+
+  MPI_Datatype type = type_case.make();
+  MPI_Aint lb = 0, extent = 0;
+  MPI_Type_get_extent(type, &lb, &extent);
+  std::vector<unsigned char> send(std::max<std::size_t>(1, x.send_elements) * extent);
+  std::vector<unsigned char> recv(std::max<std::size_t>(1, x.recv_elements) * extent);
+  std::vector<unsigned char> expected(recv.size());
+
+  ForcedAlgorithm forced(algorithm);
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoallv_init(send.data(), x.sendcounts.data(), x.sdispls.data(), type, recv.data(),
+                                x.recvcounts.data(), x.rdispls.data(), type, forced.comm(), forced.info(),
+                                &request),
+            MPI_SUCCESS);
+  // Every algorithm must run contiguous types itself; others may fall back.
+  if (type_case.contiguous) EXPECT_EQ(algorithm_of(request), algorithm);
+
+  for (int it = 0; it < iterations; ++it) {
+    fill_send(send, it, rank);
+    std::fill(recv.begin(), recv.end(), poison);
+    std::fill(expected.begin(), expected.end(), poison);
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    complete(request, it);
+    MPI_Alltoallv(send.data(), x.sendcounts.data(), x.sdispls.data(), type, expected.data(), x.recvcounts.data(),
+                  x.rdispls.data(), type, MPI_COMM_WORLD);
+    const long diff = first_difference(recv, expected);
+    EXPECT_EQ(diff, -1) << "iteration " << it << ": first wrong byte " << diff << " of " << recv.size();
+  }
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+  if (!type_case.predefined) MPI_Type_free(&type);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Registry, AlltoallvOracle,
+    ::testing::Combine(::testing::ValuesIn(algorithm_names()), ::testing::Range<std::size_t>(0, patterns().size()),
+                       ::testing::Range<std::size_t>(0, datatype_cases().size())),
+    [](const ::testing::TestParamInfo<Params>& info) {
+      return std::get<0>(info.param) + "_" + patterns()[std::get<1>(info.param)].name + "_" +
+             datatype_cases()[std::get<2>(info.param)].name;
+    });
+
+namespace {
+class AlltoallvInPlace : public MpiTest, public ::testing::WithParamInterface<std::string> {};
+}  // namespace
+
+TEST_P(AlltoallvInPlace, MatchesMpiAlltoallvInPlaceOrFallsBackCorrectly) {
+  const int rank = world_rank();
+  const Exchange x = make_exchange(symmetric_counts(world_size()), rank, true, false);
+  std::vector<unsigned char> buffer(std::max<std::size_t>(1, x.recv_elements) * sizeof(int));
+  std::vector<unsigned char> expected(buffer.size());
+
+  ForcedAlgorithm forced(GetParam());
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoallv_init(MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL, buffer.data(),
+                                x.recvcounts.data(), x.rdispls.data(), MPI_INT, forced.comm(), forced.info(),
+                                &request),
+            MPI_SUCCESS);
+  for (int it = 0; it < iterations; ++it) {
+    fill_send(buffer, it, rank);
+    expected = buffer;
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    complete(request, it);
+    MPI_Alltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL, expected.data(), x.recvcounts.data(),
+                  x.rdispls.data(), MPI_INT, MPI_COMM_WORLD);
+    EXPECT_EQ(first_difference(buffer, expected), -1) << "iteration " << it;
+  }
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, AlltoallvInPlace, ::testing::ValuesIn(algorithm_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+TEST_F(MpiTest, DefaultAlgorithmIsNativePersistentWithoutHints) {
+  // Registered also under MPIX_ALLTOALLV_ALGORITHM=native: then that wins.
+  const Exchange x = make_exchange(patterns()[0].counts(world_size()), world_rank(), false, false);
+  std::vector<int> send(x.send_elements), recv(x.recv_elements);
+  MPIX_Comm* comm = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&comm, MPI_COMM_WORLD), MPI_SUCCESS);
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoallv_init(send.data(), x.sendcounts.data(), x.sdispls.data(), MPI_INT, recv.data(),
+                                x.recvcounts.data(), x.rdispls.data(), MPI_INT, comm, nullptr, &request),
+            MPI_SUCCESS);
+  const std::string forced = mpix::Library::get().config().alltoallv_algorithm;
+  EXPECT_EQ(algorithm_of(request), forced.empty() ? "native_persistent" : forced);
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+  EXPECT_EQ(MPIX_Comm_free(&comm), MPI_SUCCESS);
+}

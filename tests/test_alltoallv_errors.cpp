@@ -1,0 +1,164 @@
+// Bad Alltoallv arguments on one rank give the same MPI error on every rank,
+// with a message naming the argument and the rank; no rank hangs.
+#include "src/library.hpp"
+#include "tests/request_fixture.hpp"
+
+using namespace mpix_test;
+
+namespace {
+
+class AlltoallvErrors : public RequestTest {
+ protected:
+  int last_rank() const { return world_size() - 1; }
+  bool is_culprit() const { return world_rank() == last_rank(); }
+
+  // Calls init (with whatever the test broke) and checks the agreed outcome.
+  void expect_error_everywhere(int expected_class, const std::string& words) {
+    const int rc = call();
+    EXPECT_EQ(error_class(rc), expected_class) << error_message(rc);
+    const std::string message = error_message(rc);
+    EXPECT_NE(message.find("rank " + std::to_string(last_rank())), std::string::npos) << message;
+    EXPECT_NE(message.find(words), std::string::npos) << message;
+    EXPECT_NE(message.find("MPIX_Alltoallv_init"), std::string::npos) << message;
+    EXPECT_EQ(request_, nullptr);
+  }
+  int call() {
+    return MPIX_Alltoallv_init(sendbuf_, sendcounts_, sdispls_, sendtype_, recvbuf_, counts_.data(), displs_.data(),
+                               MPI_INT, comm_, info_, request_out_);
+  }
+
+  void SetUp() override {
+    RequestTest::SetUp();
+    sendbuf_ = send_.data();
+    recvbuf_ = recv_.data();
+    sendcounts_ = counts_.data();
+    sdispls_ = displs_.data();
+  }
+
+  const void* sendbuf_ = nullptr;
+  void* recvbuf_ = nullptr;
+  const int* sendcounts_ = nullptr;
+  const int* sdispls_ = nullptr;
+  MPI_Datatype sendtype_ = MPI_INT;
+  MPIX_Request* request_ = nullptr;
+  MPIX_Request** request_out_ = &request_;
+  std::vector<int> bad_;
+};
+
+}  // namespace
+
+TEST_F(AlltoallvErrors, NegativeCountOnOneRank) {
+  bad_ = counts_;
+  if (is_culprit()) bad_[0] = -1, sendcounts_ = bad_.data();
+  expect_error_everywhere(MPI_ERR_COUNT, "sendcounts[0] = -1");
+}
+
+TEST_F(AlltoallvErrors, NegativeDisplacementOnOneRank) {
+  bad_ = displs_;
+  if (is_culprit()) bad_[0] = -4, sdispls_ = bad_.data();
+  expect_error_everywhere(MPI_ERR_COUNT, "sdispls[0] = -4");
+}
+
+TEST_F(AlltoallvErrors, NullCountArrayOnOneRank) {
+  if (is_culprit()) sendcounts_ = nullptr;
+  expect_error_everywhere(MPI_ERR_ARG, "sendcounts is NULL");
+}
+
+TEST_F(AlltoallvErrors, NullSendBufferWithDataOnOneRank) {
+  if (is_culprit()) sendbuf_ = nullptr;
+  expect_error_everywhere(MPI_ERR_BUFFER, "sendbuf is NULL");
+}
+
+TEST_F(AlltoallvErrors, NullDatatypeOnOneRank) {
+  if (is_culprit()) sendtype_ = MPI_DATATYPE_NULL;
+  expect_error_everywhere(MPI_ERR_TYPE, "sendtype is MPI_DATATYPE_NULL");
+}
+
+TEST_F(AlltoallvErrors, SendSizeDiffersFromWhatTheTargetExpects) {
+  // The culprit sends 3 ints to rank 0, which expects 2.
+  bad_ = counts_;
+  std::vector<int> big_send(send_.size() + 1);
+  if (is_culprit()) bad_[0] = 3, sendcounts_ = bad_.data(), sendbuf_ = big_send.data();
+  std::vector<int> shifted = displs_;
+  for (std::size_t i = 1; i < shifted.size(); ++i) shifted[i] += 1;
+  if (is_culprit()) sdispls_ = shifted.data();
+  const int rc = call();
+  EXPECT_EQ(error_class(rc), MPI_ERR_TRUNCATE) << error_message(rc);
+  const std::string message = error_message(rc);
+  EXPECT_NE(message.find("rank " + std::to_string(last_rank()) + " sends 12 bytes to rank 0"), std::string::npos)
+      << message;
+  EXPECT_EQ(request_, nullptr);
+}
+
+TEST_F(AlltoallvErrors, NullRequestPointerOnOneRank) {
+  if (is_culprit()) request_out_ = nullptr;
+  expect_error_everywhere(MPI_ERR_ARG, "request is NULL");
+}
+
+TEST_F(AlltoallvErrors, InPlaceOnSomeRanksOnly) {
+  if (is_culprit()) sendbuf_ = MPI_IN_PLACE;
+  const int rc = call();
+  EXPECT_EQ(error_class(rc), MPI_ERR_BUFFER) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("MPI_IN_PLACE"), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request_, nullptr);
+}
+
+TEST_F(AlltoallvErrors, RecvbufInPlaceOnOneRank) {
+  if (is_culprit()) recvbuf_ = MPI_IN_PLACE;
+  expect_error_everywhere(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE");
+}
+
+TEST_F(AlltoallvErrors, SameBufferForSendAndReceive) {
+  if (is_culprit()) sendbuf_ = recvbuf_;
+  expect_error_everywhere(MPI_ERR_BUFFER, "pass MPI_IN_PLACE");
+}
+
+TEST_F(AlltoallvErrors, DifferentAlgorithmsOnDifferentRanks) {
+  if (is_culprit()) MPIX_Info_set(info_, "mpix_alltoallv_algorithm", "native");
+  const int rc = call();
+  EXPECT_EQ(error_class(rc), MPIX_ERR_ALGORITHM) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("different Alltoallv algorithms"), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request_, nullptr);
+}
+
+TEST_F(AlltoallvErrors, UnknownAlgorithmFollowsTheFallbackPolicy) {
+  // Registered plainly (warn) and under MPIX_FALLBACK=error and =silent.
+  MPIX_Info_set(info_, "mpix_alltoallv_algorithm", "no_such_algorithm");
+  const int rc = call();
+  if (mpix::Library::get().config().fallback == mpix::FallbackPolicy::error) {
+    EXPECT_EQ(error_class(rc), MPIX_ERR_ALGORITHM) << error_message(rc);
+    EXPECT_NE(error_message(rc).find("unknown Alltoallv algorithm 'no_such_algorithm'"), std::string::npos)
+        << error_message(rc);
+    EXPECT_NE(error_message(rc).find("registered: native"), std::string::npos) << error_message(rc);
+    EXPECT_EQ(request_, nullptr);
+    return;
+  }
+  ASSERT_EQ(rc, MPI_SUCCESS) << error_message(rc);
+  char name[MPIX_MAX_OBJECT_NAME];
+  int len = 0;
+  MPIX_Request_get_algorithm(request_, name, &len);
+  EXPECT_EQ(std::string(name, len), "native_persistent");
+  ASSERT_EQ(MPIX_Start(request_), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Wait(request_, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  expect_received(recv_);
+  EXPECT_EQ(MPIX_Request_free(&request_), MPI_SUCCESS);
+}
+
+TEST_F(AlltoallvErrors, NullCommunicatorIsALocalError) {
+  MPIX_Request* request = nullptr;
+  const int rc = MPIX_Alltoallv_init(send_.data(), counts_.data(), displs_.data(), MPI_INT, recv_.data(),
+                                     counts_.data(), displs_.data(), MPI_INT, nullptr, nullptr, &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_COMM);
+}
+
+TEST_F(AlltoallvErrors, ErrorsAfterAnErrorStillWork) {
+  bad_ = counts_;
+  if (is_culprit()) bad_[0] = -1, sendcounts_ = bad_.data();
+  EXPECT_NE(call(), MPI_SUCCESS);
+  sendcounts_ = counts_.data();
+  ASSERT_EQ(call(), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Start(request_), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Wait(request_, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  expect_received(recv_);
+  EXPECT_EQ(MPIX_Request_free(&request_), MPI_SUCCESS);
+}

@@ -1,0 +1,109 @@
+// MPIX_Comm: duplication and the (real or emulated) node split.
+#include <algorithm>
+
+#include "src/comm.hpp"
+#include "src/library.hpp"
+#include "tests/mpi_test.hpp"
+
+using mpix_test::MpiTest;
+using mpix_test::world_rank;
+using mpix_test::world_size;
+
+namespace {
+
+class CommSplit : public MpiTest, public ::testing::WithParamInterface<int> {};
+
+int comm_size(MPI_Comm c) {
+  int n = 0;
+  MPI_Comm_size(c, &n);
+  return n;
+}
+
+}  // namespace
+
+TEST_P(CommSplit, EmulatedNodesAreConsecutiveRanks) {
+  const int k = GetParam();
+  const int p = world_size(), r = world_rank();
+  const mpix::Comm comm(MPI_COMM_WORLD, k);
+  EXPECT_EQ(comm.rank(), r);
+  EXPECT_EQ(comm.size(), p);
+  EXPECT_EQ(comm.num_nodes(), (p + k - 1) / k);
+  for (int q = 0; q < p; ++q) {
+    EXPECT_EQ(comm.node_of(q), q / k) << "rank " << q;
+    EXPECT_EQ(comm.node_rank_of(q), q % k) << "rank " << q;
+    EXPECT_EQ(comm.same_node(q), q / k == r / k) << "rank " << q;
+  }
+  // The last node is smaller when k does not divide p.
+  EXPECT_EQ(comm.node_size(), std::min(k, p - (r / k) * k));
+  EXPECT_EQ(comm_size(comm.node()), comm.node_size());
+  if (comm.node_rank() == 0) {
+    ASSERT_NE(comm.leaders(), MPI_COMM_NULL);
+    EXPECT_EQ(comm_size(comm.leaders()), comm.num_nodes());
+  } else {
+    EXPECT_EQ(comm.leaders(), MPI_COMM_NULL);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(NodeSizes, CommSplit, ::testing::Values(1, 2, 3));
+
+TEST_F(MpiTest, RealNodeHoldsEveryRankOfThisMachine) {
+  const mpix::Comm comm(MPI_COMM_WORLD, 0);
+  EXPECT_EQ(comm.num_nodes(), 1);
+  EXPECT_EQ(comm.node_size(), world_size());
+  EXPECT_EQ(comm.node_rank(), world_rank());
+  EXPECT_EQ(comm.leaders() != MPI_COMM_NULL, world_rank() == 0);
+}
+
+TEST_F(MpiTest, EmulatedNodeLargerThanTheMachineStaysOneNode) {
+  const mpix::Comm comm(MPI_COMM_WORLD, 64);
+  EXPECT_EQ(comm.num_nodes(), 1);
+  EXPECT_EQ(comm.node_size(), world_size());
+}
+
+TEST_F(MpiTest, DuplicateIsPrivateAndCongruent) {
+  const mpix::Comm comm(MPI_COMM_WORLD, 0);
+  int result = MPI_UNEQUAL;
+  MPI_Comm_compare(comm.global(), MPI_COMM_WORLD, &result);
+  EXPECT_EQ(result, MPI_CONGRUENT);
+}
+
+TEST_F(MpiTest, SubCommunicatorSplitsByItsOwnRanks) {
+  // Odd and even world ranks in separate communicators.
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2, world_rank(), &half);
+  {
+    const mpix::Comm comm(half, 1);
+    EXPECT_EQ(comm.size(), comm_size(half));
+    EXPECT_EQ(comm.num_nodes(), comm.size());
+    EXPECT_EQ(comm.node_size(), 1);
+  }
+  MPI_Comm_free(&half);
+}
+
+TEST_F(MpiTest, CApiReportsTheConfiguredNodeSplit) {
+  // Registered once plainly and once with MPIX_NODE_SIZE=2 (see CMake).
+  const int k = mpix::Library::get().config().node_size;
+  MPIX_Comm* xcomm = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&xcomm, MPI_COMM_WORLD), MPI_SUCCESS);
+  int node = -1, node_rank = -1, node_size = -1, num_nodes = -1;
+  EXPECT_EQ(MPIX_Comm_get_node(xcomm, &node, &node_rank, &node_size, &num_nodes), MPI_SUCCESS);
+  const int p = world_size(), r = world_rank();
+  const int expected_k = k == 0 ? p : k;
+  EXPECT_EQ(node, r / expected_k);
+  EXPECT_EQ(node_rank, r % expected_k);
+  EXPECT_EQ(num_nodes, (p + expected_k - 1) / expected_k);
+  EXPECT_EQ(node_size, std::min(expected_k, p - (r / expected_k) * expected_k));
+  MPI_Comm dup = MPI_COMM_NULL;
+  EXPECT_EQ(MPIX_Comm_get_comm(xcomm, &dup), MPI_SUCCESS);
+  EXPECT_NE(dup, MPI_COMM_WORLD);
+  EXPECT_EQ(MPIX_Comm_free(&xcomm), MPI_SUCCESS);
+  EXPECT_EQ(xcomm, nullptr);
+}
+
+TEST_F(MpiTest, CommInitRejectsNullArguments) {
+  MPIX_Comm* xcomm = nullptr;
+  const int rc = MPIX_Comm_init(&xcomm, MPI_COMM_NULL);
+  EXPECT_EQ(mpix_test::error_class(rc), MPI_ERR_COMM);
+  EXPECT_NE(mpix_test::error_message(rc).find("MPI_COMM_NULL"), std::string::npos);
+  EXPECT_EQ(mpix_test::error_class(MPIX_Comm_init(nullptr, MPI_COMM_WORLD)), MPI_ERR_ARG);
+}

@@ -1,0 +1,88 @@
+// The configuration table, parsed without MPI.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "src/config.hpp"
+
+using mpix::Configuration;
+using mpix::ConfigError;
+
+TEST(Config, DefaultsWhenNothingIsSet) {
+  const Configuration c = Configuration::parse({});
+  EXPECT_EQ(c.values().alltoallv_algorithm, "");
+  EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::warn);
+  EXPECT_EQ(c.values().node_size, 0);
+  EXPECT_EQ(c.values().verbose, 0);
+  ASSERT_EQ(c.settings().size(), mpix::variable_table().size());
+  for (const auto& s : c.settings()) {
+    EXPECT_FALSE(s.from_environment) << s.spec->name;
+    EXPECT_EQ(s.value, s.spec->default_value) << s.spec->name;
+  }
+  EXPECT_TRUE(c.unknown_variables().empty());
+}
+
+TEST(Config, ValidValuesAreParsed) {
+  const Configuration c = Configuration::parse({{"MPIX_ALLTOALLV_ALGORITHM", "native"},
+                                                {"MPIX_FALLBACK", "error"},
+                                                {"MPIX_NODE_SIZE", "3"},
+                                                {"MPIX_VERBOSE", "2"}});
+  EXPECT_EQ(c.values().alltoallv_algorithm, "native");
+  EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
+  EXPECT_EQ(c.values().node_size, 3);
+  EXPECT_EQ(c.values().verbose, 2);
+  for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
+}
+
+TEST(Config, EachFallbackPolicy) {
+  EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "silent"}}).values().fallback, mpix::FallbackPolicy::silent);
+  EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "warn"}}).values().fallback, mpix::FallbackPolicy::warn);
+}
+
+struct BadValue {
+  const char* name;
+  const char* value;
+  const char* accepted;
+};
+
+class ConfigInvalid : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(ConfigInvalid, ErrorNamesVariableValueAndAcceptedValues) {
+  const BadValue bad = GetParam();
+  try {
+    Configuration::parse({{bad.name, bad.value}});
+    FAIL() << bad.name << "=" << bad.value << " was accepted";
+  } catch (const ConfigError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(bad.name), std::string::npos) << message;
+    EXPECT_NE(message.find(std::string("'") + bad.value + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find(bad.accepted), std::string::npos) << message;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Values, ConfigInvalid,
+    ::testing::Values(BadValue{"MPIX_NODE_SIZE", "abc", "positive integer"},
+                      BadValue{"MPIX_NODE_SIZE", "-1", "positive integer"},
+                      BadValue{"MPIX_NODE_SIZE", "2x", "positive integer"},
+                      BadValue{"MPIX_NODE_SIZE", "", "positive integer"},
+                      BadValue{"MPIX_NODE_SIZE", "99999999999", "positive integer"},
+                      BadValue{"MPIX_VERBOSE", "3", "0|1|2"},
+                      BadValue{"MPIX_FALLBACK", "loud", "error|warn|silent"},
+                      BadValue{"MPIX_FALLBACK", "ERROR", "error|warn|silent"}));
+
+TEST(Config, UnknownMpixVariablesAreReported) {
+  const Configuration c = Configuration::parse({{"MPIX_ALGORITHM", "native"}, {"MPIX_VERBOSE", "1"}});
+  ASSERT_EQ(c.unknown_variables().size(), 1u);
+  EXPECT_EQ(c.unknown_variables()[0], "MPIX_ALGORITHM");
+}
+
+TEST(Config, TableRowsAreCompleteAndUnique) {
+  std::set<std::string> names;
+  for (const auto& spec : mpix::variable_table()) {
+    EXPECT_TRUE(names.insert(spec.name).second) << spec.name;
+    EXPECT_EQ(std::string(spec.name).rfind("MPIX_", 0), 0u) << spec.name;
+    EXPECT_GT(std::string(spec.description).size(), 20u) << spec.name;
+    EXPECT_GT(std::string(spec.accepted).size(), 0u) << spec.name;
+  }
+}
