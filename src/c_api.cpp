@@ -87,6 +87,13 @@ void copy_name(const std::string& name, char* out, int* resultlen) {
   *resultlen = static_cast<int>(n);
 }
 
+void log_layout(const mpix::Comm& comm) {
+  std::string nodes;
+  for (int r = 0; r < comm.size(); ++r) nodes += (r ? " " : "") + std::to_string(comm.node_of(r));
+  std::fprintf(stderr, "mpix-rma: communicator of %d ranks on %d nodes; node of each rank: %s\n", comm.size(),
+               comm.num_nodes(), nodes.c_str());
+}
+
 void require(bool ok, int code, const char* message) {
   if (!ok) throw Error(code, message);
 }
@@ -129,7 +136,10 @@ int MPIX_Comm_init(MPIX_Comm** xcomm, MPI_Comm comm) {
     // A bad MPIX_* value is the same error on every rank, so none proceeds.
     mpix::agreed(comm, [&] { node_size = library.config().node_size; });
     auto made = std::make_unique<MPIX_Comm>(std::make_shared<const mpix::Comm>(comm, node_size));
-    if (made->comm->rank() == 0) library.warn_unknown_variables();
+    if (made->comm->rank() == 0) {
+      library.warn_unknown_variables();
+      if (library.config().verbose >= 2) log_layout(*made->comm);
+    }
     *xcomm = library.adopt(std::move(made));
   });
 }

@@ -1,6 +1,8 @@
 // The configuration table, parsed without MPI.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "src/config.hpp"
@@ -85,4 +87,12 @@ TEST(Config, TableRowsAreCompleteAndUnique) {
     EXPECT_GT(std::string(spec.description).size(), 20u) << spec.name;
     EXPECT_GT(std::string(spec.accepted).size(), 0u) << spec.name;
   }
+}
+
+TEST(Config, ReadmeDocumentsEveryVariable) {
+  std::ifstream readme(MPIX_SOURCE_DIR "/README.md");
+  ASSERT_TRUE(readme.good());
+  const std::string text((std::istreambuf_iterator<char>(readme)), std::istreambuf_iterator<char>());
+  for (const auto& spec : mpix::variable_table())
+    EXPECT_NE(text.find(std::string("`") + spec.name + "`"), std::string::npos) << spec.name << " missing from README";
 }

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Benchmark 1 driver: runs bench_alltoallv in several launches, because
+MPICH's UCX transport can pick a different mode per launch (RMA and large
+copies are bimodal per process), and reports the median across launches:
+a table, a CSV and a PNG plot, with the MPI/UCX environment in the header."""
+import argparse
+import csv
+import math
+import os
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--bench", required=True, help="path to bench_alltoallv")
+    p.add_argument("--mpiexec", default="mpiexec")
+    p.add_argument("--ranks", default="2", help="comma-separated rank counts (time with 2)")
+    p.add_argument("--launches", type=int, default=3)
+    p.add_argument("--outdir", default="results/benchmark1")
+    p.add_argument("--title", default="Benchmark 1: uniform Alltoallv")
+    p.add_argument("bench_args", nargs=argparse.REMAINDER,
+                   help="passed to bench_alltoallv after --, e.g. -- --sizes 8,4096 --scaling strong")
+    return p.parse_args()
+
+
+def environment_header():
+    lines = ["# environment (MPI/UCX/MPIX variables):"]
+    names = sorted(k for k in os.environ if k.startswith(("MPIX_", "UCX_", "MPIR_CVAR_", "MPICH_", "HYDRA_")))
+    lines += [f"#   {k}={os.environ[k]}" for k in names] or ["#   (none set)"]
+    return "\n".join(lines)
+
+
+def run_launches(args, ranks, outdir):
+    rows = []
+    extra = [a for a in args.bench_args if a != "--"]
+    for launch in range(args.launches):
+        path = os.path.join(outdir, f"launch_{ranks}ranks_{launch}.csv")
+        cmd = [args.mpiexec, "-n", str(ranks), args.bench, "--csv", path] + extra
+        print(f"# launch {launch + 1}/{args.launches}: {' '.join(cmd)}", flush=True)
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if done.returncode != 0:
+            sys.stdout.write(done.stdout)
+            sys.exit(f"benchmark1: launch failed with exit code {done.returncode}")
+        with open(path) as f:
+            for row in csv.DictReader(f):
+                row["launch"] = launch
+                rows.append(row)
+    return rows
+
+
+def summarize(rows):
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(int(r["ranks"]), r["scaling"], int(r["bytes_per_peer"]), r["algorithm"])].append(r)
+    summary = []
+    for (ranks, scaling, size, algorithm), rs in sorted(groups.items()):
+        summary.append({
+            "ranks": ranks, "scaling": scaling, "bytes_per_peer": size, "algorithm": algorithm,
+            "launches": len(rs),
+            "t_init_us": statistics.median(float(r["t_init_us"]) for r in rs),
+            "t_iter_us": statistics.median(float(r["t_iter_us"]) for r in rs),
+            "t_iter_min_us": min(float(r["t_iter_us"]) for r in rs),
+            "t_iter_max_us": max(float(r["t_iter_us"]) for r in rs),
+            "valid": all(r["valid"] == "1" for r in rs),
+        })
+    native = {(s["ranks"], s["bytes_per_peer"]): s for s in summary if s["algorithm"] == "native"}
+    for s in summary:
+        base = native.get((s["ranks"], s["bytes_per_peer"]))
+        s["ratio_to_native"] = s["t_iter_us"] / base["t_iter_us"] if base else float("nan")
+        s["breakeven_n"] = ""
+        if base and s["algorithm"] not in ("native", "memcpy"):
+            saving = base["t_iter_us"] - s["t_iter_us"]
+            s["breakeven_n"] = math.ceil(s["t_init_us"] / saving) if saving > 0 else "never"
+    return summary
+
+
+def human(size):
+    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale and size % scale == 0:
+            return f"{size // scale} {unit}"
+    return f"{size} B"
+
+
+def print_table(summary):
+    header = (f"{'ranks':>5} {'bytes/peer':>10} {'algorithm':<20} {'T_init[us]':>11} {'T_iter[us]':>11} "
+              f"{'(min..max)':>21} {'x native':>9} {'N_breakeven':>11} valid")
+    print(header)
+    print("-" * len(header))
+    for s in summary:
+        spread = f"{s['t_iter_min_us']:.2f}..{s['t_iter_max_us']:.2f}"
+        print(f"{s['ranks']:>5} {human(s['bytes_per_peer']):>10} {s['algorithm']:<20} {s['t_init_us']:>11.2f} "
+              f"{s['t_iter_us']:>11.3f} {spread:>21} {s['ratio_to_native']:>9.3f} {str(s['breakeven_n']):>11} "
+              f"{'ok' if s['valid'] else 'WRONG DATA'}")
+
+
+def write_csv(summary, path):
+    fields = ["ranks", "scaling", "bytes_per_peer", "algorithm", "launches", "t_init_us", "t_iter_us",
+              "t_iter_min_us", "t_iter_max_us", "ratio_to_native", "breakeven_n", "valid"]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(summary)
+
+
+def plot(summary, path, title):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("# matplotlib not available: no plot (install python3-matplotlib)")
+        return
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 8), sharex=True)
+    for ranks in sorted({s["ranks"] for s in summary}):
+        for algorithm in dict.fromkeys(s["algorithm"] for s in summary):
+            pts = [s for s in summary if s["algorithm"] == algorithm and s["ranks"] == ranks]
+            label = f"{algorithm} ({ranks} ranks)"
+            xs = [s["bytes_per_peer"] for s in pts]
+            style = "--" if algorithm == "memcpy" else "-"
+            top.plot(xs, [s["t_iter_us"] for s in pts], style, marker="o", label=label)
+            bottom.plot(xs, [s["ratio_to_native"] for s in pts], style, marker="o", label=label)
+    top.set(xscale="log", yscale="log", ylabel="time per iteration [us] (median)", title=title)
+    bottom.set(xscale="log", ylabel="ratio to native (lower is better)", xlabel="bytes per peer")
+    bottom.axhline(1.0, color="grey", linewidth=0.8)
+    top.legend(fontsize=8)
+    top.grid(True, which="both", alpha=0.3)
+    bottom.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main():
+    args = parse_args()
+    os.makedirs(args.outdir, exist_ok=True)
+    print(f"# {args.title}: {args.launches} launches per rank count, medians across launches")
+    print(environment_header())
+    rows = []
+    for ranks in (int(r) for r in args.ranks.split(",")):
+        rows += run_launches(args, ranks, args.outdir)
+    summary = summarize(rows)
+    print_table(summary)
+    write_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))
+    plot(summary, os.path.join(args.outdir, "benchmark1.png"), args.title)
+    print(f"# wrote {args.outdir}/benchmark1.csv and {args.outdir}/benchmark1.png")
+    if not all(s["valid"] for s in summary):
+        sys.exit("benchmark1: some competitor delivered wrong data")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mpix-rma needs; does nothing when all are there.
+set -euo pipefail
+packages=(build-essential cmake pkg-config mpich libmpich-dev libhwloc-dev libgtest-dev
+          libsuitesparse-dev python3 python3-matplotlib)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install_deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
