@@ -22,4 +22,13 @@ struct AlltoallvAlgorithm {
   std::unique_ptr<PersistentOperation> (*create)(const AlltoallvArgs& args);
 };
 
+// Row helpers: an algorithm that runs any valid arguments, and the factory of
+// an operation constructed from the arguments.
+inline std::optional<std::string> runs_any_arguments(const AlltoallvArgs&) { return std::nullopt; }
+
+template <class Operation>
+std::unique_ptr<PersistentOperation> make_operation(const AlltoallvArgs& args) {
+  return std::make_unique<Operation>(args);
+}
+
 }  // namespace mpix

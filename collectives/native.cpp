@@ -29,10 +29,7 @@ class NativeAlltoallv final : public PersistentOperation {
 namespace algorithms {
 extern const AlltoallvAlgorithm native{
     "native", "MPI_Alltoallv called in every Start (the non-persistent baseline)",
-    [](const AlltoallvArgs&) -> std::optional<std::string> { return std::nullopt; },
-    [](const AlltoallvArgs& args) -> std::unique_ptr<PersistentOperation> {
-      return std::make_unique<NativeAlltoallv>(args);
-    }};
+    runs_any_arguments, make_operation<NativeAlltoallv>};
 }  // namespace algorithms
 
 }  // namespace mpix

@@ -44,10 +44,7 @@ class NativePersistentAlltoallv final : public PersistentOperation {
 namespace algorithms {
 extern const AlltoallvAlgorithm native_persistent{
     "native_persistent", "MPI_Alltoallv_init once, MPI_Start/MPI_Wait per iteration (MPI-4 persistent collective)",
-    [](const AlltoallvArgs&) -> std::optional<std::string> { return std::nullopt; },
-    [](const AlltoallvArgs& args) -> std::unique_ptr<PersistentOperation> {
-      return std::make_unique<NativePersistentAlltoallv>(args);
-    }};
+    runs_any_arguments, make_operation<NativePersistentAlltoallv>};
 }  // namespace algorithms
 
 }  // namespace mpix
