@@ -11,60 +11,16 @@
 
 #include "collectives/alltoallv_init.hpp"
 #include "src/agree.hpp"
+#include "src/c_api_guard.hpp"
 #include "src/handles.hpp"
 
 using mpix::Error;
 using mpix::Library;
+using mpix::guarded;
+using mpix::mpi_usable;
+using mpix::require;
 
 namespace {
-
-std::string rank_label() {
-  int initialized = 0, finalized = 0, rank = -1;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank >= 0 ? "rank " + std::to_string(rank) : "rank ?";
-}
-
-bool mpi_usable() {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  return initialized && !finalized;
-}
-
-// Records the message for MPIX_Error_string and raises the error on comm's
-// error handler. A fatal handler would only print the error class, so the
-// full message is printed first.
-int raise(MPI_Comm comm, const char* function, int code, const char* what) {
-  const std::string message = "mpix-rma (" + rank_label() + "): " + function + ": " + what;
-  mpix::remember_error(code, message);
-  if (!mpi_usable()) return code;
-  if (comm == MPI_COMM_NULL) comm = MPI_COMM_SELF;
-  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
-  if (MPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {
-    if (handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT)
-      std::fprintf(stderr, "%s\n", message.c_str());
-    MPI_Errhandler_free(&handler);
-  }
-  MPI_Comm_call_errhandler(comm, code);
-  return code;
-}
-
-// Runs body; an exception becomes the error code raised on comm.
-template <class Body>
-int guarded(const char* function, MPI_Comm comm, Body&& body) {
-  try {
-    body();
-    return MPI_SUCCESS;
-  } catch (const Error& e) {
-    return raise(comm, function, e.code(), e.what());
-  } catch (const std::bad_alloc&) {
-    return raise(comm, function, MPI_ERR_NO_MEM, "out of memory");
-  } catch (const std::exception& e) {
-    return raise(comm, function, MPI_ERR_INTERN, e.what());
-  }
-}
 
 MPI_Comm comm_of(const MPIX_Request* request) {
   return request != nullptr && request->request ? request->request->comm().global() : MPI_COMM_NULL;
@@ -92,10 +48,6 @@ void log_layout(const mpix::Comm& comm) {
   for (int r = 0; r < comm.size(); ++r) nodes += (r ? " " : "") + std::to_string(comm.node_of(r));
   std::fprintf(stderr, "mpix-rma: communicator of %d ranks on %d nodes; node of each rank: %s\n", comm.size(),
                comm.num_nodes(), nodes.c_str());
-}
-
-void require(bool ok, int code, const char* message) {
-  if (!ok) throw Error(code, message);
 }
 
 }  // namespace

@@ -11,12 +11,16 @@
 namespace mpix {
 
 enum class FallbackPolicy { error, warn, silent };
+enum class NodePath { automatic, shm, cma, mpi };
 
 struct Config {
   std::string alltoallv_algorithm;  // empty: the library's default
   FallbackPolicy fallback = FallbackPolicy::warn;
   int node_size = 0;  // 0: real shared-memory nodes
   int verbose = 0;
+  NodePath node_path = NodePath::automatic;
+  long cma_min_bytes = 0;
+  int win_thread_slots = 4;
 };
 
 // Parsing failures name the variable, the value and what is accepted.

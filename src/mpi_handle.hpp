@@ -68,7 +68,29 @@ struct ErrhandlerTraits {
   static constexpr const char* free_name = "MPI_Errhandler_free";
 };
 
+struct WinTraits {
+  using Handle = MPI_Win;
+  static Handle null() { return MPI_WIN_NULL; }
+  static int free(Handle* h) { return MPI_Win_free(h); }
+  static constexpr const char* free_name = "MPI_Win_free";
+};
+struct InfoTraits {
+  using Handle = MPI_Info;
+  static Handle null() { return MPI_INFO_NULL; }
+  static int free(Handle* h) { return MPI_Info_free(h); }
+  static constexpr const char* free_name = "MPI_Info_free";
+};
+struct GroupTraits {
+  using Handle = MPI_Group;
+  static Handle null() { return MPI_GROUP_NULL; }
+  static int free(Handle* h) { return MPI_Group_free(h); }
+  static constexpr const char* free_name = "MPI_Group_free";
+};
+
 using UniqueComm = UniqueHandle<CommTraits>;
+using UniqueWin = UniqueHandle<WinTraits>;
+using UniqueInfo = UniqueHandle<InfoTraits>;
+using UniqueGroup = UniqueHandle<GroupTraits>;
 using UniqueRequest = UniqueHandle<RequestTraits>;
 using UniqueErrhandler = UniqueHandle<ErrhandlerTraits>;
 

@@ -8,7 +8,16 @@ Request::Request(std::shared_ptr<const Comm> comm, std::string algorithm,
                  std::unique_ptr<PersistentOperation> operation)
     : comm_(std::move(comm)), algorithm_(std::move(algorithm)), operation_(std::move(operation)) {}
 
+std::unique_ptr<Request> Request::started(std::shared_ptr<const Comm> comm, std::string name,
+                                          std::unique_ptr<PersistentOperation> operation) {
+  auto r = std::make_unique<Request>(std::move(comm), std::move(name), std::move(operation));
+  r->active_ = true;
+  r->restartable_ = false;
+  return r;
+}
+
 void Request::start() {
+  if (!restartable_) throw Error(MPI_ERR_REQUEST, "request of a nonblocking RMA call cannot be restarted");
   if (active_) throw Error(MPI_ERR_REQUEST, "request is already active (started and not yet completed)");
   operation_->start();
   active_ = true;

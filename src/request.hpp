@@ -24,6 +24,10 @@ class Request {
  public:
   Request(std::shared_ptr<const Comm> comm, std::string algorithm,
           std::unique_ptr<PersistentOperation> operation);
+  // A one-shot request (nonblocking RMA calls): already active, its work
+  // already begun; once complete it stays inactive and cannot be restarted.
+  static std::unique_ptr<Request> started(std::shared_ptr<const Comm> comm, std::string name,
+                                          std::unique_ptr<PersistentOperation> operation);
 
   void start();  // MPI_ERR_REQUEST if already active
   bool test();   // true when inactive or just completed
@@ -38,6 +42,7 @@ class Request {
   std::string algorithm_;
   std::unique_ptr<PersistentOperation> operation_;
   bool active_ = false;
+  bool restartable_ = true;
 };
 
 }  // namespace mpix

@@ -28,11 +28,17 @@ TEST(Config, ValidValuesAreParsed) {
   const Configuration c = Configuration::parse({{"MPIX_ALLTOALLV_ALGORITHM", "native"},
                                                 {"MPIX_FALLBACK", "error"},
                                                 {"MPIX_NODE_SIZE", "3"},
-                                                {"MPIX_VERBOSE", "2"}});
+                                                {"MPIX_VERBOSE", "2"},
+                                                {"MPIX_NODE_PATH", "cma"},
+                                                {"MPIX_CMA_MIN_BYTES", "65536"},
+                                                {"MPIX_WIN_THREAD_SLOTS", "8"}});
   EXPECT_EQ(c.values().alltoallv_algorithm, "native");
   EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
   EXPECT_EQ(c.values().verbose, 2);
+  EXPECT_EQ(c.values().node_path, mpix::NodePath::cma);
+  EXPECT_EQ(c.values().cma_min_bytes, 65536);
+  EXPECT_EQ(c.values().win_thread_slots, 8);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
 

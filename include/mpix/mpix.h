@@ -23,6 +23,7 @@ extern "C" {
 typedef struct MPIX_Comm MPIX_Comm;
 typedef struct MPIX_Info MPIX_Info;
 typedef struct MPIX_Request MPIX_Request;
+typedef struct MPIX_Win MPIX_Win;
 
 #define MPIX_MAX_OBJECT_NAME 64
 #define MPIX_MAX_ERROR_STRING 1024
@@ -57,6 +58,9 @@ int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *n
 int MPIX_Info_init(MPIX_Info **info);
 int MPIX_Info_set(MPIX_Info *info, const char *key, const char *value);
 int MPIX_Info_free(MPIX_Info **info);
+/* MPI_Info_get's contract: *flag says whether key is set; value gets at most
+ * valuelen characters plus the terminating NUL. */
+int MPIX_Info_get(const MPIX_Info *info, const char *key, int valuelen, char *value, int *flag);
 
 /* Persistent Alltoallv. Same arguments as MPI_Alltoallv_init; the count and
  * displacement arrays are copied, the buffers must stay valid until the
@@ -80,6 +84,79 @@ int MPIX_Request_free(MPIX_Request **request);
 /* Registry name of the algorithm that runs this request. */
 int MPIX_Request_get_algorithm(const MPIX_Request *request, char name[MPIX_MAX_OBJECT_NAME],
                                int *resultlen);
+
+/*
+ * RMA windows. Same semantics as MPI's, over an MPIX_Comm, with two paths:
+ * targets on the caller's node are written directly (shared memory for
+ * MPIX_Win_allocate memory, Linux CMA single copies for user memory; see
+ * MPIX_NODE_PATH), others through MPI RMA. Every operation and
+ * synchronization call checks the epoch: misuse is MPI_ERR_RMA_SYNC.
+ *
+ * Info keys (MPIX_Info, at creation or MPIX_Win_dup_with_info):
+ *   mpi_win_scope = process | thread   thread: a flush waits only for the
+ *                                      calling thread's operations
+ *   mpi_win_order = false | true       true: operations from one origin to one
+ *                                      target complete in issue order
+ * MPIX_Win_get_info returns the effective values (and "mpix_paths").
+ */
+int MPIX_Win_create(void *base, MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *xcomm,
+                    MPIX_Win **win);
+int MPIX_Win_allocate(MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *xcomm, void *baseptr,
+                      MPIX_Win **win);
+int MPIX_Win_create_dynamic(MPIX_Info *info, MPIX_Comm *xcomm, MPIX_Win **win);
+int MPIX_Win_attach(MPIX_Win *win, void *base, MPI_Aint size);
+int MPIX_Win_detach(MPIX_Win *win, const void *base);
+/* Collective for a window from create/allocate/create_dynamic (free its
+ * duplicates and memory-handle windows first); local for those. */
+int MPIX_Win_free(MPIX_Win **win);
+/* A new MPIX_Info the caller frees. */
+int MPIX_Win_get_info(const MPIX_Win *win, MPIX_Info **info_used);
+/* Local: a second handle to the same window and memory with other info;
+ * synchronization through either applies to both. */
+int MPIX_Win_dup_with_info(MPIX_Win *parentwin, MPIX_Info *info, MPIX_Win **newwin);
+
+int MPIX_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win);
+int MPIX_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win);
+int MPIX_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                    MPIX_Win *win);
+/* Request completes on local completion (Rput) or remote completion (Rrput). */
+int MPIX_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win,
+              MPIX_Request **request);
+int MPIX_Rrput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win,
+               MPIX_Request **request);
+
+int MPIX_Win_fence(int assert, MPIX_Win *win);
+int MPIX_Win_post(MPI_Group group, int assert, MPIX_Win *win);
+int MPIX_Win_start(MPI_Group group, int assert, MPIX_Win *win);
+int MPIX_Win_complete(MPIX_Win *win);
+int MPIX_Win_wait(MPIX_Win *win);
+int MPIX_Win_lock(int lock_type, int rank, int assert, MPIX_Win *win);
+int MPIX_Win_unlock(int rank, MPIX_Win *win);
+int MPIX_Win_lock_all(int assert, MPIX_Win *win);
+int MPIX_Win_unlock_all(MPIX_Win *win);
+int MPIX_Win_flush(int rank, MPIX_Win *win);
+int MPIX_Win_flush_all(MPIX_Win *win);
+int MPIX_Win_flush_local(int rank, MPIX_Win *win);
+int MPIX_Win_flush_local_all(MPIX_Win *win);
+int MPIX_Win_sync(MPIX_Win *win);
+
+/* Nonblocking synchronization: the request completes with MPIX_Test/Wait
+ * and is then freed with MPIX_Request_free (it cannot be restarted).
+ * ifence, icomplete and iwait return without waiting for any peer. The
+ * passive-target calls complete before they return: on this MPI, passive
+ * completion never waits for a peer's participation. */
+int MPIX_Win_ifence(int assert, MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_icomplete(MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iwait(MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iflush(int rank, MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iflush_all(MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iflush_local(int rank, MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iunlock_all(MPIX_Win *win, MPIX_Request **request);
 
 #ifdef __cplusplus
 }

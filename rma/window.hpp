@@ -1,0 +1,151 @@
+// One window over the memory of every rank of a communicator, with two
+// paths to each target: direct copies for targets on this node (shared
+// memory or CMA), MPI RMA for the others.
+//
+// The MPI path uses two kinds of MPI windows over the same memory:
+//  - `active`: kept in an internal lock_all for its whole life. Fence and
+//    post/start/complete/wait are built on it from flushes, a barrier and
+//    zero-byte messages, which is what lets their nonblocking variants
+//    return without waiting for a late peer.
+//  - `passive`: the user's lock / lock_all epochs, one MPI window per thread
+//    slot when the window is thread-scope capable, so a thread's flush waits
+//    only for the operations it issued.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rma/direct_copy.hpp"
+#include "rma/epoch.hpp"
+#include "src/comm.hpp"
+#include "src/config.hpp"
+#include "src/error.hpp"
+#include "src/mpi_handle.hpp"
+
+namespace mpix {
+
+// Per-handle semantics (duplicates of one window may differ).
+struct WinSettings {
+  bool thread_scope = false;
+  bool ordered = false;
+};
+
+// One RMA operation as the caller described it. disp is in the target's
+// displacement unit, or a byte address for dynamic windows.
+struct Transfer {
+  void* origin;
+  int origin_count;
+  MPI_Datatype origin_type;
+  int target;
+  MPI_Aint disp;
+  int target_count;
+  MPI_Datatype target_type;
+};
+
+class Window {
+ public:
+  enum class Kind { created, allocated, dynamic };
+
+  // Collective over comm. thread_slots > 1 makes the window thread-scope
+  // capable. For allocated windows *base receives the memory.
+  Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_slots, std::shared_ptr<const Comm> comm,
+         const Config& config);
+  ~Window();
+  // Collective; afterwards every call on the window is MPI_ERR_WIN.
+  void free();
+  // Handles that share this window besides its original (duplicates and
+  // memory-handle windows): the original cannot be freed before them.
+  std::atomic<int> dependents{0};
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  Kind kind() const { return kind_; }
+  MPI_Comm comm() const { return comm_.get(); }
+  int rank() const { return rank_; }
+  int size() const { return static_cast<int>(remotes_.size()); }
+  int thread_slots() const { return static_cast<int>(passive_.size()); }
+  Epoch& epoch() { return epoch_; }
+  // "shm", "cma", "mpi" per target class, e.g. "self:shm node:cma off-node:mpi".
+  std::string paths() const;
+
+  // Data movement.
+  void put(const WinSettings& s, const Transfer& t);
+  void get(const WinSettings& s, const Transfer& t);
+  void accumulate(const WinSettings& s, const Transfer& t, MPI_Op op);
+  // MPI_REQUEST_NULL when the transfer went the direct path (already done).
+  MPI_Request rput(const WinSettings& s, const Transfer& t);
+
+  // Synchronization (blocking).
+  void fence(int assert);
+  void post(const std::vector<int>& origins, int assert);
+  void start(const std::vector<int>& targets, int assert);
+  void complete();
+  void wait();
+  void lock(int lock_type, int target, int assert);
+  void unlock(int target);
+  void lock_all(int assert);
+  void unlock_all();
+  void flush(const WinSettings& s, int target, bool local);
+  void flush_all(const WinSettings& s, bool local);
+  void sync();
+
+  // Nonblocking building blocks: the local part runs now, the rest is a set
+  // of MPI requests the caller completes.
+  void ifence_begin(int assert, MPI_Request* barrier);
+  void icomplete_begin(std::vector<MPI_Request>& sends);
+  void iwait_begin(std::vector<MPI_Request>& receives);
+  void after_remote_writes() { mpi_check(MPI_Win_sync(active_.get()), "MPI_Win_sync"); }
+
+  // Dynamic windows.
+  void attach(void* base, MPI_Aint size);
+  void detach(const void* base);
+
+  // Translates ranks of group (of the window's communicator) to window ranks.
+  std::vector<int> ranks_of(MPI_Group group) const;
+  MPI_Win passive_window(const WinSettings& s) const;
+
+ private:
+  struct Remote {
+    MPI_Aint size = -1;  // -1: unknown (dynamic)
+    int disp_unit = 1;
+    DirectTarget direct;
+  };
+
+  void exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit, MPI_Win shm, const Config& config);
+  MPI_Win route(const WinSettings& s) const;
+  // The direct path for this transfer, or nullptr for the MPI path; throws
+  // MPI_ERR_RMA_RANGE / MPI_ERR_TYPE for transfers outside the target window.
+  const DirectTarget* direct_for(const Transfer& t, std::size_t& bytes, MPI_Aint& offset) const;
+  void before_operation(const WinSettings& s, int target);
+  void after_mpi_operation(const WinSettings& s, int target);
+  void after_direct_operation(const WinSettings& s);
+  void clear_pending(int target);
+  void free_windows() noexcept;
+
+  Kind kind_;
+  std::shared_ptr<const Comm> xcomm_;
+  UniqueComm comm_;      // private: PSCW tokens and fence barriers
+  UniqueComm node_comm_;  // allocated windows: the shared-memory segment's communicator
+  UniqueGroup group_;
+  int rank_ = 0;
+  UniqueWin shm_;
+  UniqueWin active_;
+  std::vector<UniqueWin> passive_;
+  std::vector<Remote> remotes_;
+  long cma_min_bytes_ = 0;
+  Epoch epoch_;
+  // pending_[slot * size + target]: an MPI-path operation not yet flushed,
+  // which an ordered window must complete before the next one to target.
+  std::unique_ptr<std::atomic<bool>[]> pending_;
+  std::vector<MPI_Request> post_sends_;
+  std::string paths_;
+};
+
+// The thread slot of the calling thread, in [0, slots).
+int thread_slot(int slots);
+
+}  // namespace mpix

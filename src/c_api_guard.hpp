@@ -1,0 +1,68 @@
+// The C API's one pattern: run the body, turn an exception into an MPI
+// error code, record its message and raise it on the communicator's error
+// handler (MPI_COMM_SELF when there is none), as MPI's own calls do.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <new>
+#include <string>
+
+#include "src/error.hpp"
+
+namespace mpix {
+
+inline std::string rank_label() {
+  int initialized = 0, finalized = 0, rank = -1;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank >= 0 ? "rank " + std::to_string(rank) : "rank ?";
+}
+
+inline bool mpi_usable() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
+// Records the message for MPIX_Error_string and raises the error on comm's
+// error handler. A fatal handler would only print the error class, so the
+// full message is printed first.
+inline int raise(MPI_Comm comm, const char* function, int code, const char* what) {
+  const std::string message = "mpix-rma (" + rank_label() + "): " + function + ": " + what;
+  mpix::remember_error(code, message);
+  if (!mpi_usable()) return code;
+  if (comm == MPI_COMM_NULL) comm = MPI_COMM_SELF;
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  if (MPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {
+    if (handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT)
+      std::fprintf(stderr, "%s\n", message.c_str());
+    MPI_Errhandler_free(&handler);
+  }
+  MPI_Comm_call_errhandler(comm, code);
+  return code;
+}
+
+inline void require(bool ok, int code, const std::string& message) {
+  if (!ok) throw Error(code, message);
+}
+
+// Runs body; an exception becomes the error code raised on comm.
+template <class Body>
+int guarded(const char* function, MPI_Comm comm, Body&& body) {
+  try {
+    body();
+    return MPI_SUCCESS;
+  } catch (const Error& e) {
+    return raise(comm, function, e.code(), e.what());
+  } catch (const std::bad_alloc&) {
+    return raise(comm, function, MPI_ERR_NO_MEM, "out of memory");
+  } catch (const std::exception& e) {
+    return raise(comm, function, MPI_ERR_INTERN, e.what());
+  }
+}
+
+}  // namespace mpix
