@@ -3,38 +3,21 @@
 
 #include <cstring>
 
-#include "rma/win_handle.hpp"
+#include "rma/c_api_win.hpp"
 #include "src/agree.hpp"
 #include "src/c_api_guard.hpp"
 #include "src/handles.hpp"
-
-struct MPIX_Win : mpix::Resource {
-  explicit MPIX_Win(std::unique_ptr<mpix::WinHandle> h) : handle(std::move(h)) {}
-  ~MPIX_Win() override {
-    if (handle && !handle->is_original()) --handle->window()->dependents;
-  }
-  std::unique_ptr<mpix::WinHandle> handle;
-};
 
 using mpix::Error;
 using mpix::guarded;
 using mpix::Library;
 using mpix::require;
 using mpix::Transfer;
+using mpix::adopt;
+using mpix::comm_of;
+using mpix::handle_of;
 
 namespace {
-
-MPI_Comm comm_of(const MPIX_Win* win) { return win != nullptr ? win->handle->comm()->global() : MPI_COMM_NULL; }
-
-mpix::WinHandle& handle_of(MPIX_Win* win) {
-  require(win != nullptr, MPI_ERR_WIN, "win is NULL");
-  return *win->handle;
-}
-
-MPIX_Win* adopt(std::unique_ptr<mpix::WinHandle> handle) {
-  if (!handle->is_original()) ++handle->window()->dependents;
-  return Library::get().adopt(std::make_unique<MPIX_Win>(std::move(handle)));
-}
 
 // Creation is collective: arguments are agreed on before any MPI window is.
 template <class Make>

@@ -47,14 +47,14 @@ class CollectiveWin final : public WinHandle {
   void sync() override { window_->sync(); }
 
   std::unique_ptr<Request> ifence(int assert) override {
-    MPI_Request barrier = MPI_REQUEST_NULL;
-    window_->ifence_begin(assert, &barrier);
-    return mpi_requests(comm_, "ifence", {barrier}, [w = window_] { w->after_remote_writes(); });
+    window_->ifence_begin(assert);
+    return activation_request(comm_, "ifence", [w = window_] { return w->test_fence(); },
+                              [w = window_] { w->activate(); });
   }
   std::unique_ptr<Request> icomplete() override {
-    std::vector<MPI_Request> sends;
-    window_->icomplete_begin(sends);
-    return mpi_requests(comm_, "icomplete", std::move(sends), nullptr);
+    window_->icomplete_begin();
+    return activation_request(comm_, "icomplete", [w = window_] { return w->test_complete(); },
+                              [w = window_] { w->wait_complete(); });
   }
   std::unique_ptr<Request> iwait() override {
     std::vector<MPI_Request> receives;

@@ -43,7 +43,24 @@ class MpiRequests final : public PersistentOperation {
   std::function<void()> finish_;
 };
 
+class Activation final : public PersistentOperation {
+ public:
+  Activation(std::function<bool()> test, std::function<void()> wait) : test_(std::move(test)), wait_(std::move(wait)) {}
+  void start() override {}
+  bool test() override { return test_(); }
+  void wait() override { wait_(); }
+
+ private:
+  std::function<bool()> test_;
+  std::function<void()> wait_;
+};
+
 }  // namespace
+
+std::unique_ptr<Request> activation_request(std::shared_ptr<const Comm> comm, const char* name,
+                                            std::function<bool()> test, std::function<void()> wait) {
+  return Request::started(std::move(comm), name, std::make_unique<Activation>(std::move(test), std::move(wait)));
+}
 
 std::unique_ptr<Request> completed_request(std::shared_ptr<const Comm> comm, const char* name) {
   return Request::started(std::move(comm), name, std::make_unique<Completed>());

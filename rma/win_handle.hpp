@@ -70,5 +70,8 @@ std::unique_ptr<Request> completed_request(std::shared_ptr<const Comm> comm, con
 // A request that completes when every MPI request does, then runs finish.
 std::unique_ptr<Request> mpi_requests(std::shared_ptr<const Comm> comm, const char* name,
                                       std::vector<MPI_Request> requests, std::function<void()> finish);
+// A request completed by test() returning true or by wait().
+std::unique_ptr<Request> activation_request(std::shared_ptr<const Comm> comm, const char* name,
+                                            std::function<bool()> test, std::function<void()> wait);
 
 }  // namespace mpix

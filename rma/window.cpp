@@ -22,23 +22,6 @@ struct Published {
   long long probe;
 };
 
-struct TypeShape {
-  MPI_Count size = 0;
-  MPI_Aint extent = 0;
-  bool contiguous = false;
-};
-
-TypeShape shape_of(MPI_Datatype type, const char* argument) {
-  if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, std::string(argument) + " is MPI_DATATYPE_NULL");
-  TypeShape s;
-  MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
-  mpi_check(MPI_Type_size_x(type, &s.size), "MPI_Type_size_x");
-  mpi_check(MPI_Type_get_extent(type, &lb, &s.extent), "MPI_Type_get_extent");
-  mpi_check(MPI_Type_get_true_extent(type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
-  s.contiguous = lb == 0 && true_lb == 0 && s.size == s.extent && s.size == true_extent;
-  return s;
-}
-
 const char* mode_name(DirectTarget::Mode m) {
   switch (m) {
     case DirectTarget::Mode::shm: return "shm";
@@ -58,7 +41,7 @@ int thread_slot(int slots) {
 
 Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_slots,
                std::shared_ptr<const Comm> xcomm, const Config& config)
-    : kind_(kind), xcomm_(std::move(xcomm)), cma_min_bytes_(config.cma_min_bytes), epoch_(xcomm_->size()) {
+    : kind_(kind), xcomm_(std::move(xcomm)), cma_min_bytes_(config.cma_min_bytes), node_path_(config.node_path), epoch_(xcomm_->size()) {
   if (size < 0) throw Error(MPI_ERR_SIZE, "size = " + std::to_string(size) + " is negative");
   if (disp_unit <= 0) throw Error(MPI_ERR_DISP, "disp_unit = " + std::to_string(disp_unit) + " is not positive");
   mpi_check(MPI_Comm_dup(xcomm_->global(), comm_.out()), "MPI_Comm_dup");
@@ -89,6 +72,7 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
   passive_.resize(std::max(1, thread_slots));
   for (UniqueWin& w : passive_) make(w);
   pending_.reset(new std::atomic<bool>[passive_.size() * static_cast<std::size_t>(xcomm_->size())]());
+  unflushed_.reset(new std::atomic<bool>[static_cast<std::size_t>(xcomm_->size())]());
   post_sends_.reserve(xcomm_->size());
   exchange_and_choose_paths(memory, size, disp_unit, shm_.get(), config);
 }
@@ -154,6 +138,8 @@ void Window::free_windows() noexcept {
   if (epoch_.access() == AccessEpoch::lock)
     for (int r = 0; r < size(); ++r)
       for (UniqueWin& w : passive_) MPI_Win_unlock(r, w.get());
+  if (fence_barrier_ != MPI_REQUEST_NULL) MPI_Wait(&fence_barrier_, MPI_STATUS_IGNORE);
+  MPI_Waitall(static_cast<int>(complete_sends_.size()), complete_sends_.data(), MPI_STATUSES_IGNORE);
   if (active_) MPI_Win_unlock_all(active_.get());
   for (const MPI_Request& r : post_sends_) {
     MPI_Request copy = r;
@@ -184,35 +170,32 @@ MPI_Win Window::passive_window(const WinSettings& s) const {
   return passive_[s.thread_scope ? thread_slot(thread_slots()) : 0].get();
 }
 
-MPI_Win Window::route(const WinSettings& s) const { return epoch_.passive() ? passive_window(s) : active_.get(); }
+MPI_Win Window::mpi_window(const WinSettings& s) const { return epoch_.passive() ? passive_window(s) : active_.get(); }
 
-const DirectTarget* Window::direct_for(const Transfer& t, std::size_t& bytes, MPI_Aint& offset) const {
+DirectRoute Window::route_of(const Transfer& t) const {
   epoch_.check_alive();
   if (t.target < 0 || t.target >= size())
     throw Error(MPI_ERR_RANK, "target_rank = " + std::to_string(t.target) + " is not in [0, " +
                                   std::to_string(size()) + ")");
-  if (t.origin_count < 0 || t.target_count < 0) throw Error(MPI_ERR_COUNT, "count is negative");
-  const TypeShape origin = shape_of(t.origin_type, "origin_datatype");
-  const TypeShape target = shape_of(t.target_type, "target_datatype");
-  if (origin.size * t.origin_count != target.size * t.target_count)
-    throw Error(MPI_ERR_TYPE, "origin moves " + std::to_string(origin.size * t.origin_count) +
-                                  " bytes but the target side describes " +
-                                  std::to_string(target.size * t.target_count));
+  const TransferShape shape = shape_of(t);
   const Remote& remote = remotes_[t.target];
-  offset = t.disp * remote.disp_unit;
-  bytes = static_cast<std::size_t>(target.size * t.target_count);
-  if (remote.size >= 0 && (t.disp < 0 || offset + t.target_count * target.extent > remote.size))
+  const MPI_Aint offset = t.disp * remote.disp_unit;
+  if (remote.size >= 0 && (t.disp < 0 || offset + shape.span > remote.size))
     throw Error(MPI_ERR_RMA_RANGE, "target_disp = " + std::to_string(t.disp) + " with " +
                                        std::to_string(t.target_count) + " elements reaches past the " +
                                        std::to_string(remote.size) + "-byte window of rank " +
                                        std::to_string(t.target));
-  const DirectTarget& d = remote.direct;
-  const bool eligible = d.mode != DirectTarget::Mode::none && origin.contiguous && target.contiguous &&
-                        (d.mode == DirectTarget::Mode::shm || static_cast<long>(bytes) >= cma_min_bytes_);
-  return eligible ? &d : nullptr;
+  if (!direct_eligible(remote.direct, shape)) return {nullptr, 0, shape.bytes};
+  return {&remote.direct, offset, shape.bytes};
+}
+
+bool Window::direct_eligible(const DirectTarget& d, const TransferShape& shape) const {
+  return d.mode != DirectTarget::Mode::none && shape.contiguous &&
+         (d.mode == DirectTarget::Mode::shm || static_cast<long>(shape.bytes) >= cma_min_bytes_);
 }
 
 void Window::before_operation(const WinSettings& s, int target) {
+  activate();
   epoch_.check_access(target);
   epoch_.note_operation();
   if (!s.ordered) return;
@@ -220,10 +203,11 @@ void Window::before_operation(const WinSettings& s, int target) {
   // completes before the next one starts (MPI offers nothing cheaper).
   const int slot = s.thread_scope ? thread_slot(thread_slots()) : 0;
   std::atomic<bool>& pending = pending_[slot * static_cast<std::size_t>(size()) + target];
-  if (pending.exchange(false)) mpi_check(MPI_Win_flush(target, route(s)), "MPI_Win_flush");
+  if (pending.exchange(false)) mpi_check(MPI_Win_flush(target, mpi_window(s)), "MPI_Win_flush");
 }
 
 void Window::after_mpi_operation(const WinSettings& s, int target) {
+  unflushed_[target].store(true, std::memory_order_relaxed);
   if (!s.ordered) return;
   const int slot = s.thread_scope ? thread_slot(thread_slots()) : 0;
   pending_[slot * static_cast<std::size_t>(size()) + target].store(true);
@@ -245,72 +229,61 @@ void Window::clear_pending(int target) {
   }
 }
 
-void Window::put(const WinSettings& s, const Transfer& t) {
-  std::size_t bytes = 0;
-  MPI_Aint offset = 0;
-  const DirectTarget* direct = direct_for(t, bytes, offset);
-  before_operation(s, t.target);
-  if (direct != nullptr) {
-    direct->put(offset, t.origin, bytes);
-    after_direct_operation(s);
-    return;
-  }
-  mpi_check(MPI_Put(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count, t.target_type,
-                    route(s)),
-            "MPI_Put");
-  after_mpi_operation(s, t.target);
-}
+void Window::put(const WinSettings& s, const Transfer& t) { move(Direction::put, s, t, route_of(t)); }
 
-void Window::get(const WinSettings& s, const Transfer& t) {
-  std::size_t bytes = 0;
-  MPI_Aint offset = 0;
-  const DirectTarget* direct = direct_for(t, bytes, offset);
+void Window::get(const WinSettings& s, const Transfer& t) { move(Direction::get, s, t, route_of(t)); }
+
+void Window::move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route) {
   before_operation(s, t.target);
-  if (direct != nullptr) {
-    direct->get(offset, t.origin, bytes);
+  if (route.target != nullptr) {
+    if (d == Direction::put)
+      route.target->put(route.offset, t.origin, route.bytes);
+    else
+      route.target->get(route.offset, t.origin, route.bytes);
     after_direct_operation(s);
     return;
   }
-  mpi_check(MPI_Get(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count, t.target_type,
-                    route(s)),
-            "MPI_Get");
+  if (d == Direction::put)
+    mpi_check(MPI_Put(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count, t.target_type,
+                      mpi_window(s)),
+              "MPI_Put");
+  else
+    mpi_check(MPI_Get(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count, t.target_type,
+                      mpi_window(s)),
+              "MPI_Get");
   after_mpi_operation(s, t.target);
 }
 
 void Window::accumulate(const WinSettings& s, const Transfer& t, MPI_Op op) {
   // Always the MPI path: MPI makes accumulates atomic with respect to each
   // other, which direct copies from several origins could not be.
-  std::size_t bytes = 0;
-  MPI_Aint offset = 0;
-  direct_for(t, bytes, offset);
+  route_of(t);
   if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "op is MPI_OP_NULL");
   before_operation(s, t.target);
   mpi_check(MPI_Accumulate(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count,
-                           t.target_type, op, route(s)),
+                           t.target_type, op, mpi_window(s)),
             "MPI_Accumulate");
   after_mpi_operation(s, t.target);
 }
 
 MPI_Request Window::rput(const WinSettings& s, const Transfer& t) {
   epoch_.check_passive(t.target);  // request-based RMA: passive target only
-  std::size_t bytes = 0;
-  MPI_Aint offset = 0;
-  const DirectTarget* direct = direct_for(t, bytes, offset);
-  before_operation(s, t.target);
-  if (direct != nullptr) {
-    direct->put(offset, t.origin, bytes);
-    after_direct_operation(s);
+  const DirectRoute direct = route_of(t);
+  if (direct.target != nullptr) {
+    move(Direction::put, s, t, direct);
     return MPI_REQUEST_NULL;
   }
+  before_operation(s, t.target);
   MPI_Request request = MPI_REQUEST_NULL;
   mpi_check(MPI_Rput(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count, t.target_type,
-                     route(s), &request),
+                     mpi_window(s), &request),
             "MPI_Rput");
   after_mpi_operation(s, t.target);
   return request;
 }
 
 void Window::fence(int assert) {
+  activate();
   epoch_.fence((assert & MPI_MODE_NOSUCCEED) == 0);
   if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_.get()), "MPI_Win_flush_all");
   clear_pending(-1);
@@ -319,15 +292,41 @@ void Window::fence(int assert) {
   after_remote_writes();
 }
 
-void Window::ifence_begin(int assert, MPI_Request* barrier) {
+void Window::ifence_begin(int assert) {
+  activate();
   epoch_.fence((assert & MPI_MODE_NOSUCCEED) == 0);
   if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_.get()), "MPI_Win_flush_all");
   clear_pending(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  mpi_check(MPI_Ibarrier(comm(), barrier), "MPI_Ibarrier");
+  std::lock_guard<std::mutex> lock(activation_mutex_);
+  mpi_check(MPI_Ibarrier(comm(), &fence_barrier_), "MPI_Ibarrier");
+  activating_.store(true, std::memory_order_release);
+}
+
+bool Window::test_fence() {
+  std::lock_guard<std::mutex> lock(activation_mutex_);
+  if (fence_barrier_ == MPI_REQUEST_NULL) return true;
+  int done = 0;
+  mpi_check(MPI_Test(&fence_barrier_, &done, MPI_STATUS_IGNORE), "MPI_Test");
+  if (!done) return false;
+  activating_.store(false, std::memory_order_release);
+  after_remote_writes();
+  return true;
+}
+
+void Window::activate() {
+  if (!activating_.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(activation_mutex_);
+  if (fence_barrier_ != MPI_REQUEST_NULL) {
+    mpi_check(MPI_Wait(&fence_barrier_, MPI_STATUS_IGNORE), "MPI_Wait");
+    after_remote_writes();
+  }
+  finish_complete_locked();
+  activating_.store(false, std::memory_order_release);
 }
 
 void Window::post(const std::vector<int>& origins, int assert) {
+  // Exposure epochs do not wait for this process's pending access epochs.
   epoch_.post(origins);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   after_remote_writes();
@@ -339,30 +338,62 @@ void Window::post(const std::vector<int>& origins, int assert) {
 }
 
 void Window::start(const std::vector<int>& targets, int assert) {
+  activate();
   epoch_.start(targets);
   if (assert & MPI_MODE_NOCHECK) return;
   for (int target : targets)
     mpi_check(MPI_Recv(nullptr, 0, MPI_BYTE, target, tag_post, comm(), MPI_STATUS_IGNORE), "MPI_Recv");
 }
 
-void Window::icomplete_begin(std::vector<MPI_Request>& sends) {
+void Window::icomplete_begin() {
+  activate();
   const std::vector<int> targets = epoch_.pscw_targets();
   epoch_.complete();
-  for (int target : targets) mpi_check(MPI_Win_flush(target, active_.get()), "MPI_Win_flush");
+  std::lock_guard<std::mutex> lock(activation_mutex_);
+  completing_.insert(completing_.end(), targets.begin(), targets.end());
+  activating_.store(true, std::memory_order_release);
+}
+
+void Window::finish_complete_locked() {
+  if (completing_.empty()) return;
+  // Only targets that MPI operations went to need a flush (which, on this
+  // MPICH, may wait for the target's progress); direct copies are done.
+  for (int target : completing_)
+    if (unflushed_[target].exchange(false)) mpi_check(MPI_Win_flush(target, active_.get()), "MPI_Win_flush");
   clear_pending(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  sends.assign(targets.size(), MPI_REQUEST_NULL);
-  for (std::size_t i = 0; i < targets.size(); ++i)
-    mpi_check(MPI_Isend(nullptr, 0, MPI_BYTE, targets[i], tag_done, comm(), &sends[i]), "MPI_Isend");
+  for (int target : completing_) {
+    complete_sends_.push_back(MPI_REQUEST_NULL);
+    mpi_check(MPI_Isend(nullptr, 0, MPI_BYTE, target, tag_done, comm(), &complete_sends_.back()), "MPI_Isend");
+  }
+  completing_.clear();
+}
+
+bool Window::test_complete() {
+  std::lock_guard<std::mutex> lock(activation_mutex_);
+  finish_complete_locked();
+  int done = 0;
+  mpi_check(MPI_Testall(static_cast<int>(complete_sends_.size()), complete_sends_.data(), &done, MPI_STATUSES_IGNORE),
+            "MPI_Testall");
+  if (done) complete_sends_.clear();
+  return done != 0;
+}
+
+void Window::wait_complete() {
+  std::lock_guard<std::mutex> lock(activation_mutex_);
+  finish_complete_locked();
+  mpi_check(MPI_Waitall(static_cast<int>(complete_sends_.size()), complete_sends_.data(), MPI_STATUSES_IGNORE),
+            "MPI_Waitall");
+  complete_sends_.clear();
 }
 
 void Window::complete() {
-  std::vector<MPI_Request> sends;
-  icomplete_begin(sends);
-  mpi_check(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  icomplete_begin();
+  wait_complete();
 }
 
 void Window::iwait_begin(std::vector<MPI_Request>& receives) {
+  // Exposure epochs do not wait for this process's pending access epochs.
   const std::vector<int> origins = epoch_.pscw_origins();
   epoch_.wait();
   receives.assign(origins.size() + post_sends_.size(), MPI_REQUEST_NULL);
@@ -381,6 +412,7 @@ void Window::wait() {
 }
 
 void Window::lock(int lock_type, int target, int assert) {
+  activate();
   epoch_.check_alive();
   if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
   if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
@@ -390,6 +422,7 @@ void Window::lock(int lock_type, int target, int assert) {
 }
 
 void Window::unlock(int target) {
+  activate();
   if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
   epoch_.unlock(target);
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock(target, w.get()), "MPI_Win_unlock");
@@ -398,11 +431,13 @@ void Window::unlock(int target) {
 }
 
 void Window::lock_all(int assert) {
+  activate();
   epoch_.lock_all();
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_lock_all(assert, w.get()), "MPI_Win_lock_all");
 }
 
 void Window::unlock_all() {
+  activate();
   epoch_.unlock_all();
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock_all(w.get()), "MPI_Win_unlock_all");
   clear_pending(-1);
@@ -410,6 +445,7 @@ void Window::unlock_all() {
 }
 
 void Window::flush(const WinSettings& s, int target, bool local) {
+  activate();
   if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
   epoch_.check_passive(target);
   auto one = [&](MPI_Win w) {
@@ -424,6 +460,7 @@ void Window::flush(const WinSettings& s, int target, bool local) {
 }
 
 void Window::flush_all(const WinSettings& s, bool local) {
+  activate();
   epoch_.check_alive();
   if (!epoch_.passive()) epoch_.check_passive(0);
   auto one = [&](MPI_Win w) { mpi_check(local ? MPI_Win_flush_local_all(w) : MPI_Win_flush_all(w), "MPI_Win_flush_all"); };
@@ -436,6 +473,7 @@ void Window::flush_all(const WinSettings& s, bool local) {
 }
 
 void Window::sync() {
+  activate();
   epoch_.check_alive();
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (UniqueWin& w : passive_)

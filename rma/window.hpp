@@ -16,11 +16,13 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "rma/direct_copy.hpp"
 #include "rma/epoch.hpp"
+#include "rma/transfer.hpp"
 #include "src/comm.hpp"
 #include "src/config.hpp"
 #include "src/error.hpp"
@@ -34,20 +36,17 @@ struct WinSettings {
   bool ordered = false;
 };
 
-// One RMA operation as the caller described it. disp is in the target's
-// displacement unit, or a byte address for dynamic windows.
-struct Transfer {
-  void* origin;
-  int origin_count;
-  MPI_Datatype origin_type;
-  int target;
-  MPI_Aint disp;
-  int target_count;
-  MPI_Datatype target_type;
+
+// The direct path a transfer takes: target null means the MPI path.
+struct DirectRoute {
+  const DirectTarget* target = nullptr;
+  MPI_Aint offset = 0;
+  std::size_t bytes = 0;
 };
 
 class Window {
  public:
+  enum class Direction { put, get };
   enum class Kind { created, allocated, dynamic };
 
   // Collective over comm. thread_slots > 1 makes the window thread-scope
@@ -76,6 +75,9 @@ class Window {
   void put(const WinSettings& s, const Transfer& t);
   void get(const WinSettings& s, const Transfer& t);
   void accumulate(const WinSettings& s, const Transfer& t, MPI_Op op);
+  // Moves t by route (memory-handle windows choose their own); for the MPI
+  // path, t.disp is what MPI_Put takes.
+  void move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route);
   // MPI_REQUEST_NULL when the transfer went the direct path (already done).
   MPI_Request rput(const WinSettings& s, const Transfer& t);
 
@@ -95,8 +97,18 @@ class Window {
 
   // Nonblocking building blocks: the local part runs now, the rest is a set
   // of MPI requests the caller completes.
-  void ifence_begin(int assert, MPI_Request* barrier);
-  void icomplete_begin(std::vector<MPI_Request>& sends);
+  // ifence: the local part now; the epoch becomes active when the barrier
+  // completes (test_fence / activate). Operations and synchronization calls
+  // issued before that wait for it, so epochs activate in order.
+  void ifence_begin(int assert);
+  bool test_fence();
+  void activate();
+  // icomplete: closes the access epoch now; the flush of its MPI-path
+  // targets and the "done" tokens follow in test_complete / wait_complete
+  // (or the next call on the window), so the call never waits for a target.
+  void icomplete_begin();
+  bool test_complete();
+  void wait_complete();
   void iwait_begin(std::vector<MPI_Request>& receives);
   void after_remote_writes() { mpi_check(MPI_Win_sync(active_.get()), "MPI_Win_sync"); }
 
@@ -106,6 +118,10 @@ class Window {
 
   // Translates ranks of group (of the window's communicator) to window ranks.
   std::vector<int> ranks_of(MPI_Group group) const;
+  bool same_node(int rank) const { return xcomm_->same_node(rank); }
+  NodePath node_path() const { return node_path_; }
+  // Whether a transfer of this shape may take direct path d.
+  bool direct_eligible(const DirectTarget& d, const TransferShape& shape) const;
   MPI_Win passive_window(const WinSettings& s) const;
 
  private:
@@ -116,14 +132,16 @@ class Window {
   };
 
   void exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit, MPI_Win shm, const Config& config);
-  MPI_Win route(const WinSettings& s) const;
-  // The direct path for this transfer, or nullptr for the MPI path; throws
-  // MPI_ERR_RMA_RANGE / MPI_ERR_TYPE for transfers outside the target window.
-  const DirectTarget* direct_for(const Transfer& t, std::size_t& bytes, MPI_Aint& offset) const;
+  // The MPI window an operation goes through: passive pool or active.
+  MPI_Win mpi_window(const WinSettings& s) const;
+  // Throws MPI_ERR_RANK / MPI_ERR_RMA_RANGE / MPI_ERR_TYPE for transfers
+  // outside the target window.
+  DirectRoute route_of(const Transfer& t) const;
   void before_operation(const WinSettings& s, int target);
   void after_mpi_operation(const WinSettings& s, int target);
   void after_direct_operation(const WinSettings& s);
   void clear_pending(int target);
+  void finish_complete_locked();
   void free_windows() noexcept;
 
   Kind kind_;
@@ -137,11 +155,19 @@ class Window {
   std::vector<UniqueWin> passive_;
   std::vector<Remote> remotes_;
   long cma_min_bytes_ = 0;
+  NodePath node_path_ = NodePath::automatic;
   Epoch epoch_;
   // pending_[slot * size + target]: an MPI-path operation not yet flushed,
   // which an ordered window must complete before the next one to target.
   std::unique_ptr<std::atomic<bool>[]> pending_;
   std::vector<MPI_Request> post_sends_;
+  std::mutex activation_mutex_;
+  std::atomic<bool> activating_{false};
+  MPI_Request fence_barrier_ = MPI_REQUEST_NULL;
+  std::vector<int> completing_;
+  std::vector<MPI_Request> complete_sends_;
+  // unflushed_[target]: an MPI-path operation since the last flush of target.
+  std::unique_ptr<std::atomic<bool>[]> unflushed_;
   std::string paths_;
 };
 

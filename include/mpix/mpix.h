@@ -145,6 +145,26 @@ int MPIX_Win_flush_local(int rank, MPIX_Win *win);
 int MPIX_Win_flush_local_all(MPIX_Win *win);
 int MPIX_Win_sync(MPIX_Win *win);
 
+/*
+ * Memory handles (quo-vadis §4.2). The owner registers memory with a dynamic
+ * parent window and sends the handle (at most MPIX_MAX_MEMHANDLE_SIZE bytes)
+ * to peers; a peer turns it into a window whose only target is the owner,
+ * without any collective call. Such windows allow put, get, accumulate and
+ * flushes; lock and unlock go through the parent. After the owner's
+ * MPIX_Memhandle_release, operations through windows made from the handle
+ * fail with MPI_ERR_WIN on the owner and on node peers (off-node peers are
+ * not told). Memory from MPIX_Alloc_mem gives node peers load/store access;
+ * other memory is reached with CMA or MPI RMA.
+ */
+#define MPIX_MAX_MEMHANDLE_SIZE 128
+int MPIX_Alloc_mem(MPI_Aint size, MPIX_Info *info, void *baseptr);
+int MPIX_Free_mem(void *base);
+int MPIX_Memhandle_create(void *base, MPI_Aint size, MPIX_Info *info, MPIX_Win *parentwin, void *memhandle,
+                          int *memhandle_size);
+int MPIX_Win_from_memhandle(const void *memhandle, MPI_Aint size, int disp_unit, MPIX_Info *info, int target,
+                            MPIX_Win *parentwin, MPIX_Win **newwin);
+int MPIX_Memhandle_release(void *memhandle, MPIX_Win *parentwin);
+
 /* Nonblocking synchronization: the request completes with MPIX_Test/Wait
  * and is then freed with MPIX_Request_free (it cannot be restarted).
  * ifence, icomplete and iwait return without waiting for any peer. The

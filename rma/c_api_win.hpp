@@ -1,0 +1,35 @@
+// The object behind the C API's MPIX_Win, shared by the window and
+// memory-handle halves of the C API.
+#pragma once
+
+#include <memory>
+
+#include "rma/win_handle.hpp"
+#include "src/c_api_guard.hpp"
+#include "src/library.hpp"
+
+struct MPIX_Win : mpix::Resource {
+  explicit MPIX_Win(std::unique_ptr<mpix::WinHandle> h) : handle(std::move(h)) {}
+  ~MPIX_Win() override {
+    if (handle && !handle->is_original()) --handle->window()->dependents;
+  }
+  std::unique_ptr<mpix::WinHandle> handle;
+};
+
+namespace mpix {
+
+inline MPI_Comm comm_of(const MPIX_Win* win) {
+  return win != nullptr ? win->handle->comm()->global() : MPI_COMM_NULL;
+}
+
+inline WinHandle& handle_of(MPIX_Win* win) {
+  require(win != nullptr, MPI_ERR_WIN, "win is NULL");
+  return *win->handle;
+}
+
+inline MPIX_Win* adopt(std::unique_ptr<WinHandle> handle) {
+  if (!handle->is_original()) ++handle->window()->dependents;
+  return Library::get().adopt(std::make_unique<MPIX_Win>(std::move(handle)));
+}
+
+}  // namespace mpix

@@ -1,0 +1,224 @@
+// Memory handles and the windows made from them. Such a window has one
+// target; its operations need a passive epoch opened on the parent window,
+// and it allows only data movement and flushes.
+#include "rma/memhandle.hpp"
+
+#include <unistd.h>
+
+#include <cstring>
+
+#include "src/error.hpp"
+
+namespace mpix {
+
+namespace {
+
+void require_dynamic(const Window& parent) {
+  if (parent.kind() != Window::Kind::dynamic)
+    throw Error(MPI_ERR_WIN, "parentwin is not a window from MPIX_Win_create_dynamic");
+}
+
+class MemhandleWin final : public WinHandle {
+ public:
+  MemhandleWin(std::shared_ptr<Window> parent, std::shared_ptr<const Comm> comm, WinSettings settings,
+               const MemhandleData& h, MPI_Aint size, int disp_unit)
+      : parent_(std::move(parent)), comm_(std::move(comm)), settings_(settings), handle_(h), size_(size),
+        disp_unit_(disp_unit) {
+    if (parent_->thread_slots() == 1) settings_.thread_scope = false;
+    choose_paths();
+  }
+
+  void put(const Transfer& t) override { move(Window::Direction::put, t); }
+  void get(const Transfer& t) override { move(Window::Direction::get, t); }
+  void accumulate(const Transfer& t, MPI_Op op) override {
+    Transfer absolute = t;
+    check(absolute);
+    parent_->accumulate(settings_, absolute, op);
+  }
+  std::unique_ptr<Request> rput(const Transfer&, bool) override { unsupported("MPIX_Rput"); }
+  void flush(int target, bool local) override {
+    check_target(target);
+    parent_->flush(settings_, target, local);
+  }
+  void flush_all(bool local) override { parent_->flush_all(settings_, local); }
+
+  void fence(int) override { unsupported("fence"); }
+  void post(MPI_Group, int) override { unsupported("post"); }
+  void start(MPI_Group, int) override { unsupported("start"); }
+  void complete() override { unsupported("complete"); }
+  void wait() override { unsupported("wait"); }
+  void lock(int, int, int) override { unsupported("lock"); }
+  void unlock(int) override { unsupported("unlock"); }
+  void lock_all(int) override { unsupported("lock_all"); }
+  void unlock_all() override { unsupported("unlock_all"); }
+  void sync() override { parent_->sync(); }
+  std::unique_ptr<Request> ifence(int) override { unsupported("ifence"); }
+  std::unique_ptr<Request> icomplete() override { unsupported("icomplete"); }
+  std::unique_ptr<Request> iwait() override { unsupported("iwait"); }
+  void attach(void*, MPI_Aint) override { unsupported("attach"); }
+  void detach(const void*) override { unsupported("detach"); }
+
+  Info info() const override {
+    Info info;
+    info.set(info_key_scope, settings_.thread_scope ? "thread" : "process");
+    info.set(info_key_order, settings_.ordered ? "true" : "false");
+    info.set("mpix_paths", path_);
+    info.set("mpix_memhandle_target", std::to_string(handle_.owner).c_str());
+    return info;
+  }
+  const std::shared_ptr<Window>& window() const override { return parent_; }
+  std::shared_ptr<const Comm> comm() const override { return comm_; }
+  bool is_original() const override { return false; }
+
+ private:
+  [[noreturn]] static void unsupported(const char* call) {
+    throw Error(MPI_ERR_RMA_SYNC, std::string(call) +
+                                      " on a memory-handle window: it allows only put, get, accumulate and "
+                                      "flushes; synchronize through the parent window");
+  }
+
+  void choose_paths() {
+    const int owner = handle_.owner;
+    const bool self = owner == parent_->rank();
+    if (self) {
+      live_ = NodeMemory::get().table() + handle_.slot;
+    } else if (parent_->same_node(owner)) {
+      std::string why;
+      const auto* table = NodeMemory::get().peer_table(handle_.pid, handle_.table_fd, why);
+      if (table != nullptr) live_ = table + handle_.slot;
+    }
+    path_ = "mpi";
+    const NodePath mode = parent_->node_path();
+    if (mode == NodePath::mpi || !parent_->same_node(owner)) return;
+    if (self) {
+      direct_.mode = DirectTarget::Mode::shm;  // my own memory: a plain copy
+      direct_.shm_base = reinterpret_cast<char*>(handle_.address);
+      path_ = "shm";
+      return;
+    }
+    if (handle_.segment_fd >= 0 && mode != NodePath::cma) {
+      segment_ = NodeMemory::get().peer_segment(handle_.pid, handle_.segment_fd, handle_.segment_serial,
+                                                handle_.segment_size);
+      if (segment_) {
+        direct_.mode = DirectTarget::Mode::shm;
+        direct_.shm_base = segment_->base() + handle_.segment_offset;
+        path_ = "shm";
+        return;
+      }
+    }
+    std::string why;
+    if (mode != NodePath::shm && cma_reachable(handle_.pid, handle_.probe, why)) {
+      direct_.mode = DirectTarget::Mode::cma;
+      direct_.pid = handle_.pid;
+      direct_.address = handle_.address;
+      path_ = "cma";
+    }
+  }
+
+  void check_target(int target) const {
+    if (target != handle_.owner)
+      throw Error(MPI_ERR_RANK, "target_rank = " + std::to_string(target) + " but this memory-handle window's " +
+                                    "only target is rank " + std::to_string(handle_.owner));
+  }
+
+  // Checks t and turns its displacement into the MPI path's absolute address.
+  TransferShape check(Transfer& t) const {
+    check_target(t.target);
+    if (live_ != nullptr && live_->load(std::memory_order_acquire) != handle_.id)
+      throw Error(MPI_ERR_WIN, "the memory handle of this window was released by rank " +
+                                   std::to_string(handle_.owner));
+    parent_->epoch().check_passive(t.target);
+    const TransferShape shape = shape_of(t);
+    if (t.disp < 0 || t.disp * disp_unit_ + shape.span > size_)
+      throw Error(MPI_ERR_RMA_RANGE, "target_disp = " + std::to_string(t.disp) + " with " +
+                                         std::to_string(t.target_count) + " elements reaches past the " +
+                                         std::to_string(size_) + "-byte memory-handle window");
+    t.disp = static_cast<MPI_Aint>(handle_.address) + t.disp * disp_unit_;
+    return shape;
+  }
+
+  void move(Window::Direction d, const Transfer& t) {
+    Transfer absolute = t;
+    const MPI_Aint offset = t.disp * disp_unit_;
+    const TransferShape shape = check(absolute);
+    DirectRoute route{nullptr, 0, shape.bytes};
+    if (parent_->direct_eligible(direct_, shape)) route = {&direct_, offset, shape.bytes};
+    parent_->move(d, settings_, absolute, route);
+  }
+
+  std::shared_ptr<Window> parent_;
+  std::shared_ptr<const Comm> comm_;
+  WinSettings settings_;
+  MemhandleData handle_;
+  MPI_Aint size_;
+  int disp_unit_;
+  const std::atomic<std::uint64_t>* live_ = nullptr;  // the handle's table word, where this process can see it
+  std::shared_ptr<PeerMapping> segment_;
+  DirectTarget direct_;
+  const char* path_ = "mpi";
+};
+
+}  // namespace
+
+MemhandleData create_memhandle(Window& parent, void* base, MPI_Aint size) {
+  require_dynamic(parent);
+  if (size < 0) throw Error(MPI_ERR_SIZE, "size = " + std::to_string(size) + " is negative");
+  if (base == nullptr && size > 0) throw Error(MPI_ERR_BUFFER, "base is NULL but size = " + std::to_string(size));
+  NodeMemory& memory = NodeMemory::get();
+  const SegmentLocation where = memory.locate(base, static_cast<std::size_t>(size));
+  MemhandleData h{};
+  h.magic = MemhandleData::magic_value;
+  h.owner = parent.rank();
+  h.pid = static_cast<std::int32_t>(getpid());
+  h.address = reinterpret_cast<std::uintptr_t>(base);
+  h.size = static_cast<std::uint64_t>(size);
+  h.probe = cma_probe_address();
+  h.table_fd = memory.table_fd();
+  h.segment_fd = where.fd;
+  h.segment_serial = where.serial;
+  h.segment_offset = where.offset;
+  h.segment_size = where.size;
+  parent.attach(base, size);
+  const HandleSlot slot = memory.open_handle();
+  h.slot = slot.index;
+  h.id = slot.id;
+  return h;
+}
+
+MemhandleData read_memhandle(const void* memhandle) {
+  if (memhandle == nullptr) throw Error(MPI_ERR_ARG, "memhandle is NULL");
+  MemhandleData h;
+  std::memcpy(&h, memhandle, sizeof h);
+  if (h.magic != MemhandleData::magic_value)
+    throw Error(MPI_ERR_ARG, "memhandle does not hold a handle from MPIX_Memhandle_create");
+  return h;
+}
+
+void release_memhandle(Window& parent, const MemhandleData& h) {
+  require_dynamic(parent);
+  if (h.owner != parent.rank() || h.pid != static_cast<std::int32_t>(getpid()))
+    throw Error(MPI_ERR_ARG, "memhandle belongs to rank " + std::to_string(h.owner) +
+                                 ": only the process that created it releases it");
+  if (!NodeMemory::get().close_handle(h.handle()))
+    throw Error(MPI_ERR_ARG, "memhandle was released already");
+  parent.detach(reinterpret_cast<const void*>(h.address));
+}
+
+std::unique_ptr<WinHandle> make_memhandle_win(std::shared_ptr<Window> parent, std::shared_ptr<const Comm> comm,
+                                              WinSettings settings, const MemhandleData& h, MPI_Aint size,
+                                              int disp_unit, int target) {
+  require_dynamic(*parent);
+  parent->epoch().check_alive();
+  if (target != h.owner)
+    throw Error(MPI_ERR_RANK, "target = " + std::to_string(target) + " but the memory handle belongs to rank " +
+                                  std::to_string(h.owner));
+  if (size < 0 || static_cast<std::uint64_t>(size) > h.size)
+    throw Error(MPI_ERR_SIZE, "size = " + std::to_string(size) + " is outside the " + std::to_string(h.size) +
+                                  "-byte memory handle");
+  if (disp_unit <= 0) throw Error(MPI_ERR_DISP, "disp_unit = " + std::to_string(disp_unit) + " is not positive");
+  if (h.owner == parent->rank() && !NodeMemory::get().handle_live(h.handle()))
+    throw Error(MPI_ERR_ARG, "memhandle was released already");
+  return std::make_unique<MemhandleWin>(std::move(parent), std::move(comm), settings, h, size, disp_unit);
+}
+
+}  // namespace mpix

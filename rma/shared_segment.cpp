@@ -1,0 +1,61 @@
+#include "rma/shared_segment.hpp"
+
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "src/error.hpp"
+
+namespace mpix {
+
+namespace {
+// Through syscall(2): Debian 12's <sys/pidfd.h> lacks the C linkage C++ needs.
+int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
+int fd_of(int pidfd, int fd) { return static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, fd, 0)); }
+}  // namespace
+
+SharedSegment::SharedSegment(std::size_t size, const char* name) : size_(size) {
+  fd_ = memfd_create(name, MFD_CLOEXEC);
+  if (fd_ < 0) throw Error(MPI_ERR_NO_MEM, std::string("memfd_create: ") + std::strerror(errno));
+  void* p = MAP_FAILED;
+  if (ftruncate(fd_, static_cast<off_t>(size)) == 0)
+    p = mmap(nullptr, size == 0 ? 1 : size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (p == MAP_FAILED) {
+    const int err = errno;
+    close(fd_);
+    throw Error(MPI_ERR_NO_MEM, "shared segment of " + std::to_string(size) + " bytes: " + std::strerror(err));
+  }
+  base_ = static_cast<char*>(p);
+}
+
+SharedSegment::~SharedSegment() {
+  munmap(base_, size_ == 0 ? 1 : size_);
+  close(fd_);
+}
+
+PeerMapping::PeerMapping(pid_t pid, int fd, std::size_t size) : size_(size) {
+  const int pidfd = open_pidfd(pid);
+  const int local = pidfd < 0 ? -1 : fd_of(pidfd, fd);
+  const int err = errno;
+  if (pidfd >= 0) close(pidfd);
+  if (local < 0) {
+    why_ = std::string(pidfd < 0 ? "pidfd_open" : "pidfd_getfd") + " of pid " + std::to_string(pid) + ": " +
+           std::strerror(err);
+    return;
+  }
+  void* p = mmap(nullptr, size == 0 ? 1 : size, PROT_READ | PROT_WRITE, MAP_SHARED, local, 0);
+  if (p == MAP_FAILED)
+    why_ = std::string("mmap of pid ") + std::to_string(pid) + "'s segment: " + std::strerror(errno);
+  else
+    base_ = static_cast<char*>(p);
+  close(local);
+}
+
+PeerMapping::~PeerMapping() {
+  if (base_ != nullptr) munmap(base_, size_ == 0 ? 1 : size_);
+}
+
+}  // namespace mpix

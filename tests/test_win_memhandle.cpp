@@ -1,0 +1,181 @@
+// Memory handles: create, send, from_memhandle, put/get/accumulate, release,
+// and the errors of using a handle after its release, for user memory (CMA
+// or MPI RMA) and MPIX_Alloc_mem memory (load/store on the node).
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "tests/mpi_test.hpp"
+
+using namespace mpix_test;
+
+namespace {
+
+constexpr int block = 2048;  // ints: large enough for CMA, small puts go first
+
+enum class Memory { user, alloc_mem };
+
+class Memhandles : public MpiTest, public ::testing::WithParamInterface<Memory> {
+ protected:
+  void SetUp() override {
+    MpiTest::SetUp();
+    p = world_size();
+    me = world_rank();
+    ints = block * p + 1;  // a block per origin, then a counter
+    ASSERT_EQ(MPIX_Comm_init(&comm, MPI_COMM_WORLD), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Win_create_dynamic(nullptr, comm, &parent), MPI_SUCCESS);
+    const MPI_Aint bytes = static_cast<MPI_Aint>(ints) * sizeof(int);
+    if (GetParam() == Memory::alloc_mem) {
+      ASSERT_EQ(MPIX_Alloc_mem(bytes, nullptr, &memory), MPI_SUCCESS);
+    } else {
+      own.assign(ints, 0);
+      memory = own.data();
+    }
+    for (int i = 0; i < ints; ++i) memory[i] = -1;
+    int handle_size = 0;
+    ASSERT_EQ(MPIX_Memhandle_create(memory, bytes, nullptr, parent, mine.data(), &handle_size), MPI_SUCCESS);
+    ASSERT_GT(handle_size, 0);
+    ASSERT_LE(handle_size, MPIX_MAX_MEMHANDLE_SIZE);
+    handles.resize(static_cast<std::size_t>(p) * MPIX_MAX_MEMHANDLE_SIZE);
+    MPI_Allgather(mine.data(), MPIX_MAX_MEMHANDLE_SIZE, MPI_BYTE, handles.data(), MPIX_MAX_MEMHANDLE_SIZE, MPI_BYTE,
+                  MPI_COMM_WORLD);
+    wins.assign(p, nullptr);
+    for (int t = 0; t < p; ++t)
+      ASSERT_EQ(MPIX_Win_from_memhandle(handle_of(t), bytes, sizeof(int), nullptr, t, parent, &wins[t]),
+                MPI_SUCCESS);
+  }
+  void TearDown() override {
+    for (MPIX_Win*& w : wins) MPIX_Win_free(&w);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (!released) MPIX_Memhandle_release(mine.data(), parent);
+    MPIX_Win_free(&parent);
+    if (GetParam() == Memory::alloc_mem) MPIX_Free_mem(memory);
+    MPIX_Comm_free(&comm);
+    MpiTest::TearDown();
+  }
+  const char* handle_of(int rank) const { return &handles[static_cast<std::size_t>(rank) * MPIX_MAX_MEMHANDLE_SIZE]; }
+  int load(int i) const { return __atomic_load_n(&memory[i], __ATOMIC_ACQUIRE); }
+
+  int p = 0, me = 0, ints = 0;
+  MPIX_Comm* comm = nullptr;
+  MPIX_Win* parent = nullptr;
+  int* memory = nullptr;
+  std::vector<int> own;
+  std::array<char, MPIX_MAX_MEMHANDLE_SIZE> mine{};
+  std::vector<char> handles;
+  std::vector<MPIX_Win*> wins;
+  bool released = false;
+};
+
+int value(int origin, int target, int i) { return origin * 100003 + target * 1009 + i; }
+
+}  // namespace
+
+TEST_P(Memhandles, PutGetAccumulateThroughHandleWindows) {
+  std::vector<int> out(static_cast<std::size_t>(block) * p), in(out.size(), -5);
+  for (int t = 0; t < p; ++t)
+    for (int i = 0; i < block; ++i) out[t * block + i] = value(me, t, i);
+  const int one = 1;
+  ASSERT_EQ(MPIX_Win_lock_all(0, parent), MPI_SUCCESS);
+  for (int t = 0; t < p; ++t) {
+    // A tiny put (MPI path below the CMA threshold) and a large one.
+    EXPECT_EQ(MPIX_Put(&out[t * block], 1, MPI_INT, t, me * block, 1, MPI_INT, wins[t]), MPI_SUCCESS);
+    EXPECT_EQ(MPIX_Put(&out[t * block + 1], block - 1, MPI_INT, t, me * block + 1, block - 1, MPI_INT, wins[t]),
+              MPI_SUCCESS);
+    EXPECT_EQ(MPIX_Accumulate(&one, 1, MPI_INT, t, block * p, 1, MPI_INT, MPI_SUM, wins[t]), MPI_SUCCESS);
+    EXPECT_EQ(MPIX_Win_flush(t, wins[t]), MPI_SUCCESS);
+  }
+  ASSERT_EQ(MPIX_Win_unlock_all(parent), MPI_SUCCESS);
+  MPI_Barrier(MPI_COMM_WORLD);
+  ASSERT_EQ(MPIX_Win_sync(parent), MPI_SUCCESS);
+  int wrong = 0;
+  for (int s = 0; s < p; ++s)
+    for (int i = 0; i < block; ++i) wrong += load(s * block + i) != value(s, me, i);
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(load(block * p), -1 + p);
+
+  ASSERT_EQ(MPIX_Win_lock_all(0, parent), MPI_SUCCESS);
+  for (int t = 0; t < p; ++t)
+    EXPECT_EQ(MPIX_Get(&in[t * block], block, MPI_INT, t, me * block, block, MPI_INT, wins[t]), MPI_SUCCESS);
+  EXPECT_EQ(MPIX_Win_flush_all(parent), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Win_unlock_all(parent), MPI_SUCCESS);
+  EXPECT_EQ(in, out);
+}
+
+TEST_P(Memhandles, MisuseIsReported) {
+  const int t = (me + 1) % p;
+  int x = 0;
+  EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, t, 0, 1, MPI_INT, wins[t])), MPI_ERR_RMA_SYNC) << "no epoch";
+  EXPECT_EQ(error_class(MPIX_Win_lock(MPI_LOCK_SHARED, t, 0, wins[t])), MPI_ERR_RMA_SYNC) << "lock via parent only";
+  EXPECT_EQ(error_class(MPIX_Win_fence(0, wins[t])), MPI_ERR_RMA_SYNC);
+  ASSERT_EQ(MPIX_Win_lock_all(0, parent), MPI_SUCCESS);
+  if (p > 1) EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, me, 0, 1, MPI_INT, wins[t])), MPI_ERR_RANK);
+  EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, t, ints, 1, MPI_INT, wins[t])), MPI_ERR_RMA_RANGE);
+  EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, t, -1, 1, MPI_INT, wins[t])), MPI_ERR_RMA_RANGE);
+  ASSERT_EQ(MPIX_Win_unlock_all(parent), MPI_SUCCESS);
+  MPIX_Win* too_big = nullptr;
+  EXPECT_EQ(error_class(MPIX_Win_from_memhandle(handle_of(t), 1 << 30, 1, nullptr, t, parent, &too_big)),
+            MPI_ERR_SIZE);
+  EXPECT_EQ(error_class(MPIX_Win_from_memhandle(handle_of(t), 4, 1, nullptr, me == t ? t + 1 : me, parent, &too_big)),
+            MPI_ERR_RANK);
+  const char garbage[MPIX_MAX_MEMHANDLE_SIZE] = {1, 2, 3};
+  EXPECT_EQ(error_class(MPIX_Win_from_memhandle(garbage, 4, 1, nullptr, t, parent, &too_big)), MPI_ERR_ARG);
+  if (p > 1)
+    EXPECT_EQ(error_class(MPIX_Memhandle_release(const_cast<char*>(handle_of(t)), parent)), MPI_ERR_ARG)
+        << "only the owner releases";
+  EXPECT_EQ(error_class(MPIX_Win_free(&parent)), MPI_ERR_WIN) << "handle windows are still alive";
+}
+
+TEST_P(Memhandles, UseAfterReleaseIsDetectedByOwnerAndNodePeers) {
+  // Everyone releases while keeping the windows made from the handles.
+  MPI_Barrier(MPI_COMM_WORLD);
+  ASSERT_EQ(MPIX_Memhandle_release(mine.data(), parent), MPI_SUCCESS);
+  released = true;
+  EXPECT_EQ(error_class(MPIX_Memhandle_release(mine.data(), parent)), MPI_ERR_ARG) << "second release";
+  MPIX_Win* again = nullptr;
+  EXPECT_EQ(error_class(MPIX_Win_from_memhandle(mine.data(), 4, 1, nullptr, me, parent, &again)), MPI_ERR_ARG);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int x = 7;
+  ASSERT_EQ(MPIX_Win_lock_all(0, parent), MPI_SUCCESS);
+  EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, me, 0, 1, MPI_INT, wins[me])), MPI_ERR_WIN) << "owner";
+  // Node peers see the release through the shared handle table.
+  const char* node_size = std::getenv("MPIX_NODE_SIZE");
+  if (node_size == nullptr && p > 1) {
+    const int t = (me + 1) % p;
+    EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, t, 0, 1, MPI_INT, wins[t])), MPI_ERR_WIN) << "node peer";
+  }
+  ASSERT_EQ(MPIX_Win_unlock_all(parent), MPI_SUCCESS);
+  EXPECT_EQ(load(0), -1) << "nothing was written after the release";
+}
+
+TEST_P(Memhandles, InfoNamesTheTargetAndPath) {
+  const int t = (me + 1) % p;
+  MPIX_Info* info = nullptr;
+  ASSERT_EQ(MPIX_Win_get_info(wins[t], &info), MPI_SUCCESS);
+  char value[64];
+  int flag = 0;
+  ASSERT_EQ(MPIX_Info_get(info, "mpix_memhandle_target", sizeof value - 1, value, &flag), MPI_SUCCESS);
+  EXPECT_TRUE(flag);
+  EXPECT_EQ(std::stoi(value), t);
+  ASSERT_EQ(MPIX_Info_get(info, "mpix_paths", sizeof value - 1, value, &flag), MPI_SUCCESS);
+  const bool on_node = std::getenv("MPIX_NODE_SIZE") == nullptr;
+  const bool automatic = std::getenv("MPIX_NODE_PATH") == nullptr;
+  if (on_node && automatic && GetParam() == Memory::alloc_mem) EXPECT_STREQ(value, "shm");
+  if (!on_node && t != me) EXPECT_STREQ(value, "mpi");
+  MPIX_Info_free(&info);
+}
+
+INSTANTIATE_TEST_SUITE_P(Memory, Memhandles, ::testing::Values(Memory::user, Memory::alloc_mem),
+                         [](const ::testing::TestParamInfo<Memory>& info) {
+                           return info.param == Memory::user ? "user_memory" : "alloc_mem";
+                         });
+
+TEST_F(MpiTest, AllocMemRejectsForeignPointers) {
+  int local = 0;
+  EXPECT_EQ(error_class(MPIX_Free_mem(&local)), MPI_ERR_BASE);
+  void* p = nullptr;
+  ASSERT_EQ(MPIX_Alloc_mem(64, nullptr, &p), MPI_SUCCESS);
+  EXPECT_EQ(MPIX_Free_mem(p), MPI_SUCCESS);
+  EXPECT_EQ(error_class(MPIX_Free_mem(p)), MPI_ERR_BASE) << "double free";
+}
