@@ -71,8 +71,7 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
   mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, active_.get()), "MPI_Win_lock_all");
   passive_.resize(std::max(1, thread_slots));
   for (UniqueWin& w : passive_) make(w);
-  pending_.reset(new std::atomic<bool>[passive_.size() * static_cast<std::size_t>(xcomm_->size())]());
-  unflushed_.reset(new std::atomic<bool>[static_cast<std::size_t>(xcomm_->size())]());
+  counters_.reset(new FlushCounter[passive_.size() * static_cast<std::size_t>(xcomm_->size())]());
   post_sends_.reserve(xcomm_->size());
   exchange_and_choose_paths(memory, size, disp_unit, shm_.get(), config);
 }
@@ -86,9 +85,8 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
   mpi_check(MPI_Allgather(&mine, 5, MPI_LONG_LONG, all.data(), 5, MPI_LONG_LONG, comm()), "MPI_Allgather");
 
   remotes_.resize(n);
-  const bool want_cma = config.node_path == NodePath::automatic || config.node_path == NodePath::cma;
   const bool want_shm = config.node_path == NodePath::automatic || config.node_path == NodePath::shm;
-  if (want_cma) allow_cma_from_peers();
+  allow_cma_from_peers();  // memory-handle windows may use CMA later
   std::string why_not;
   for (int r = 0; r < n; ++r) {
     Remote& remote = remotes_[r];
@@ -107,7 +105,10 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
     } else if (r == rank_ && base != nullptr) {
       d.mode = DirectTarget::Mode::shm;  // my own memory: a plain copy
       d.shm_base = static_cast<char*>(base);
-    } else if (want_cma && cma_reachable(static_cast<pid_t>(all[r].pid), all[r].probe, why_not)) {
+    } else if (config.node_path != NodePath::shm &&
+               cma_reachable(static_cast<pid_t>(all[r].pid), all[r].probe, why_not)) {
+      // User memory: CMA from MPIX_CMA_MIN_BYTES up (direct_eligible), where
+      // one system call beats MPICH's on-node put.
       d.mode = DirectTarget::Mode::cma;
       d.pid = static_cast<pid_t>(all[r].pid);
       d.address = static_cast<std::uintptr_t>(all[r].address);
@@ -194,24 +195,40 @@ bool Window::direct_eligible(const DirectTarget& d, const TransferShape& shape) 
          (d.mode == DirectTarget::Mode::shm || static_cast<long>(shape.bytes) >= cma_min_bytes_);
 }
 
+Window::FlushCounter& Window::counter(int slot, int target) const {
+  return counters_[slot * static_cast<std::size_t>(size()) + target];
+}
+
+int Window::slot_of(const WinSettings& s) const { return s.thread_scope ? thread_slot(thread_slots()) : 0; }
+
+// A flush covers the operations issued before it started: it records the
+// issue count it saw once the MPI flush returns. A thread whose operations
+// are all covered by a finished flush (its own or another thread's) skips
+// the MPI call.
+void Window::flush_counted(int slot, int target, MPI_Win w) {
+  FlushCounter& c = counter(slot, target);
+  const std::uint64_t seen = c.issued.load();
+  if (c.completed.load() >= seen) return;
+  mpi_check(MPI_Win_flush(target, w), "MPI_Win_flush");
+  mark_completed(c, seen);
+}
+
+void Window::mark_completed(FlushCounter& c, std::uint64_t seen) {
+  std::uint64_t done = c.completed.load();
+  while (done < seen && !c.completed.compare_exchange_weak(done, seen)) {
+  }
+}
+
 void Window::before_operation(const WinSettings& s, int target) {
   activate();
   epoch_.check_access(target);
   epoch_.note_operation();
-  if (!s.ordered) return;
   // Ordered windows: an MPI-path operation still in flight to this target
   // completes before the next one starts (MPI offers nothing cheaper).
-  const int slot = s.thread_scope ? thread_slot(thread_slots()) : 0;
-  std::atomic<bool>& pending = pending_[slot * static_cast<std::size_t>(size()) + target];
-  if (pending.exchange(false)) mpi_check(MPI_Win_flush(target, mpi_window(s)), "MPI_Win_flush");
+  if (s.ordered) flush_counted(slot_of(s), target, mpi_window(s));
 }
 
-void Window::after_mpi_operation(const WinSettings& s, int target) {
-  unflushed_[target].store(true, std::memory_order_relaxed);
-  if (!s.ordered) return;
-  const int slot = s.thread_scope ? thread_slot(thread_slots()) : 0;
-  pending_[slot * static_cast<std::size_t>(size()) + target].store(true);
-}
+void Window::after_mpi_operation(const WinSettings& s, int target) { ++counter(slot_of(s), target).issued; }
 
 void Window::after_direct_operation(const WinSettings& s) {
   // Direct copies are complete on return; ordered windows also keep their
@@ -219,14 +236,20 @@ void Window::after_direct_operation(const WinSettings& s) {
   if (s.ordered) std::atomic_thread_fence(std::memory_order_release);
 }
 
-void Window::clear_pending(int target) {
+bool Window::any_unflushed(int target) const {
   for (int slot = 0; slot < thread_slots(); ++slot) {
-    if (target >= 0) {
-      pending_[slot * static_cast<std::size_t>(size()) + target].store(false);
-      continue;
-    }
-    for (int r = 0; r < size(); ++r) pending_[slot * static_cast<std::size_t>(size()) + r].store(false);
+    const FlushCounter& c = counter(slot, target);
+    if (c.completed.load() < c.issued.load()) return true;
   }
+  return false;
+}
+
+void Window::mark_all_completed(int target) {
+  for (int r = target < 0 ? 0 : target; r < (target < 0 ? size() : target + 1); ++r)
+    for (int slot = 0; slot < thread_slots(); ++slot) {
+      FlushCounter& c = counter(slot, r);
+      mark_completed(c, c.issued.load());
+    }
 }
 
 void Window::put(const WinSettings& s, const Transfer& t) { move(Direction::put, s, t, route_of(t)); }
@@ -286,7 +309,7 @@ void Window::fence(int assert) {
   activate();
   epoch_.fence((assert & MPI_MODE_NOSUCCEED) == 0);
   if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_.get()), "MPI_Win_flush_all");
-  clear_pending(-1);
+  mark_all_completed(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   mpi_check(MPI_Barrier(comm()), "MPI_Barrier");
   after_remote_writes();
@@ -296,7 +319,7 @@ void Window::ifence_begin(int assert) {
   activate();
   epoch_.fence((assert & MPI_MODE_NOSUCCEED) == 0);
   if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_.get()), "MPI_Win_flush_all");
-  clear_pending(-1);
+  mark_all_completed(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   std::lock_guard<std::mutex> lock(activation_mutex_);
   mpi_check(MPI_Ibarrier(comm(), &fence_barrier_), "MPI_Ibarrier");
@@ -359,8 +382,10 @@ void Window::finish_complete_locked() {
   // Only targets that MPI operations went to need a flush (which, on this
   // MPICH, may wait for the target's progress); direct copies are done.
   for (int target : completing_)
-    if (unflushed_[target].exchange(false)) mpi_check(MPI_Win_flush(target, active_.get()), "MPI_Win_flush");
-  clear_pending(-1);
+    if (any_unflushed(target)) {
+      mpi_check(MPI_Win_flush(target, active_.get()), "MPI_Win_flush");
+      mark_all_completed(target);
+    }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (int target : completing_) {
     complete_sends_.push_back(MPI_REQUEST_NULL);
@@ -426,7 +451,7 @@ void Window::unlock(int target) {
   if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
   epoch_.unlock(target);
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock(target, w.get()), "MPI_Win_unlock");
-  clear_pending(target);
+  mark_all_completed(target);
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
@@ -440,7 +465,7 @@ void Window::unlock_all() {
   activate();
   epoch_.unlock_all();
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock_all(w.get()), "MPI_Win_unlock_all");
-  clear_pending(-1);
+  mark_all_completed(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
@@ -448,28 +473,31 @@ void Window::flush(const WinSettings& s, int target, bool local) {
   activate();
   if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
   epoch_.check_passive(target);
-  auto one = [&](MPI_Win w) {
-    mpi_check(local ? MPI_Win_flush_local(target, w) : MPI_Win_flush(target, w), "MPI_Win_flush");
-  };
-  if (s.thread_scope) {
-    one(passive_window(s));
-  } else {
-    for (UniqueWin& w : passive_) one(w.get());
+  // Only MPI windows with operations in flight to target are flushed: direct
+  // copies are already complete, so their flushes cost nothing.
+  for (int slot = 0; slot < thread_slots(); ++slot) {
+    if (s.thread_scope && slot != slot_of(s)) continue;
+    if (!local) {
+      flush_counted(slot, target, passive_[slot].get());
+    } else if (any_unflushed(target)) {
+      mpi_check(MPI_Win_flush_local(target, passive_[slot].get()), "MPI_Win_flush_local");
+    }
   }
-  if (!local) clear_pending(target);
 }
 
 void Window::flush_all(const WinSettings& s, bool local) {
   activate();
   epoch_.check_alive();
   if (!epoch_.passive()) epoch_.check_passive(0);
-  auto one = [&](MPI_Win w) { mpi_check(local ? MPI_Win_flush_local_all(w) : MPI_Win_flush_all(w), "MPI_Win_flush_all"); };
-  if (s.thread_scope) {
-    one(passive_window(s));
-  } else {
-    for (UniqueWin& w : passive_) one(w.get());
+  for (int slot = 0; slot < thread_slots(); ++slot) {
+    if (s.thread_scope && slot != slot_of(s)) continue;
+    MPI_Win w = passive_[slot].get();
+    if (local) {
+      mpi_check(MPI_Win_flush_local_all(w), "MPI_Win_flush_local_all");
+      continue;
+    }
+    for (int r = 0; r < size(); ++r) flush_counted(slot, r, w);
   }
-  if (!local) clear_pending(-1);
 }
 
 void Window::sync() {

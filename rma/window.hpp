@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -125,6 +126,13 @@ class Window {
   MPI_Win passive_window(const WinSettings& s) const;
 
  private:
+  // MPI-path operations issued through a thread slot's window to a target,
+  // and how many of them a finished flush covers. Flushes skip the MPI call
+  // when nothing is outstanding; ordered windows flush before the next op.
+  struct FlushCounter {
+    std::atomic<std::uint64_t> issued{0};
+    std::atomic<std::uint64_t> completed{0};
+  };
   struct Remote {
     MPI_Aint size = -1;  // -1: unknown (dynamic)
     int disp_unit = 1;
@@ -140,7 +148,12 @@ class Window {
   void before_operation(const WinSettings& s, int target);
   void after_mpi_operation(const WinSettings& s, int target);
   void after_direct_operation(const WinSettings& s);
-  void clear_pending(int target);
+  FlushCounter& counter(int slot, int target) const;
+  int slot_of(const WinSettings& s) const;
+  void flush_counted(int slot, int target, MPI_Win w);
+  static void mark_completed(FlushCounter& c, std::uint64_t seen);
+  bool any_unflushed(int target) const;
+  void mark_all_completed(int target);  // -1: every target
   void finish_complete_locked();
   void free_windows() noexcept;
 
@@ -157,17 +170,13 @@ class Window {
   long cma_min_bytes_ = 0;
   NodePath node_path_ = NodePath::automatic;
   Epoch epoch_;
-  // pending_[slot * size + target]: an MPI-path operation not yet flushed,
-  // which an ordered window must complete before the next one to target.
-  std::unique_ptr<std::atomic<bool>[]> pending_;
+  std::unique_ptr<FlushCounter[]> counters_;  // [slot * size + target]
   std::vector<MPI_Request> post_sends_;
   std::mutex activation_mutex_;
   std::atomic<bool> activating_{false};
   MPI_Request fence_barrier_ = MPI_REQUEST_NULL;
   std::vector<int> completing_;
   std::vector<MPI_Request> complete_sends_;
-  // unflushed_[target]: an MPI-path operation since the last flush of target.
-  std::unique_ptr<std::atomic<bool>[]> unflushed_;
   std::string paths_;
 };
 

@@ -19,7 +19,7 @@ struct Config {
   int node_size = 0;  // 0: real shared-memory nodes
   int verbose = 0;
   NodePath node_path = NodePath::automatic;
-  long cma_min_bytes = 0;
+  long cma_min_bytes = 131072;
   int win_thread_slots = 4;
 };
 

@@ -1,0 +1,99 @@
+// What the RMA benchmarks share: timing (warm-up, barrier, max over ranks,
+// median of repeats), CSV rows, and a plain MPI window as the competitor.
+#pragma once
+
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace bench {
+
+struct Timing {
+  double median, min, max;  // microseconds per iteration, max over ranks
+};
+
+// Runs body(iterations) `repeats` times after one warm-up, each between
+// barriers; body does `iterations` iterations of the measured loop.
+inline Timing measure(int repeats, int iterations, const std::function<void(int)>& body) {
+  body(std::max(1, iterations / 10));
+  std::vector<double> per_iteration;
+  for (int r = 0; r < repeats; ++r) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    body(iterations);
+    double mine = (MPI_Wtime() - t0) / iterations * 1e6, worst = 0;
+    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    per_iteration.push_back(worst);
+  }
+  std::sort(per_iteration.begin(), per_iteration.end());
+  return {per_iteration[per_iteration.size() / 2], per_iteration.front(), per_iteration.back()};
+}
+
+// Runs work(k) on `threads` threads (k = 0..threads-1) and returns when all end.
+inline void on_threads(int threads, const std::function<void(int)>& work) {
+  if (threads == 1) return work(0);
+  std::vector<std::thread> pool;
+  for (int k = 0; k < threads; ++k) pool.emplace_back(work, k);
+  for (std::thread& t : pool) t.join();
+}
+
+// Rows as rank 0 sees them (every timing is already the max over ranks);
+// the other ranks write nothing.
+class Csv {
+ public:
+  explicit Csv(const std::string& path) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank != 0) return;
+    file_ = std::fopen(path.c_str(), "w");
+    if (file_ == nullptr) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    std::fprintf(file_, "suite,case,window,sync,op,threads,bytes,metric,median,min,max,valid\n");
+  }
+  ~Csv() {
+    if (file_ != nullptr) std::fclose(file_);
+  }
+  Csv(const Csv&) = delete;
+  Csv& operator=(const Csv&) = delete;
+  void row(const std::string& suite, const std::string& name, const std::string& window, const std::string& sync,
+           const std::string& op, int threads, long bytes, const std::string& metric, const Timing& t, bool valid) {
+    if (file_ == nullptr) return;
+    std::fprintf(file_, "%s,%s,%s,%s,%s,%d,%ld,%s,%.4f,%.4f,%.4f,%d\n", suite.c_str(), name.c_str(), window.c_str(),
+                 sync.c_str(), op.c_str(), threads, bytes, metric.c_str(), t.median, t.min, t.max, valid ? 1 : 0);
+    std::fflush(file_);
+  }
+
+ private:
+  std::FILE* file_ = nullptr;
+};
+
+// Every rank agrees whether the data checks passed on all of them.
+inline bool all_valid(bool mine) {
+  int ok = mine ? 1 : 0, all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all == 1;
+}
+
+inline void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char message[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPIX_Error_string(rc, message, &length);
+  std::fprintf(stderr, "%s failed: %s\n", what, message);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+// Picks a loop length that keeps one repeat near 20 ms.
+inline int iterations_for(double estimated_us) {
+  return std::clamp(static_cast<int>(20000.0 / std::max(estimated_us, 0.05)), 20, 20000);
+}
+
+}  // namespace bench
