@@ -21,6 +21,9 @@ def parse_args():
     p.add_argument("--launches", type=int, default=3)
     p.add_argument("--outdir", default="results/benchmark1")
     p.add_argument("--title", default="Benchmark 1: uniform Alltoallv")
+    p.add_argument("--offnode", action="store_true",
+                   help="also run the emulated off-node setting: every rank its own node "
+                        "(MPIX_NODE_SIZE=1) and MPI traffic over TCP (UCX_TLS=tcp,self)")
     p.add_argument("bench_args", nargs=argparse.REMAINDER,
                    help="passed to bench_alltoallv after --, e.g. -- --sizes 8,4096 --scaling strong")
     return p.parse_args()
@@ -33,20 +36,30 @@ def environment_header():
     return "\n".join(lines)
 
 
-def run_launches(args, ranks, outdir):
+SETTINGS = {
+    "one_node": {},
+    "offnode_emulated": {"MPIX_NODE_SIZE": "1", "UCX_TLS": "tcp,self"},
+}
+
+
+def run_launches(args, ranks, outdir, setting):
     rows = []
     extra = [a for a in args.bench_args if a != "--"]
+    env = SETTINGS[setting]
     for launch in range(args.launches):
-        path = os.path.join(outdir, f"launch_{ranks}ranks_{launch}.csv")
+        path = os.path.join(outdir, f"launch_{setting}_{ranks}ranks_{launch}.csv")
         cmd = [args.mpiexec, "-n", str(ranks), args.bench, "--csv", path] + extra
-        print(f"# launch {launch + 1}/{args.launches}: {' '.join(cmd)}", flush=True)
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        shown = " ".join(f"{k}={v}" for k, v in env.items())
+        print(f"# {setting} launch {launch + 1}/{args.launches}: {shown} {' '.join(cmd)}", flush=True)
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env={**os.environ, **env})
         if done.returncode != 0:
             sys.stdout.write(done.stdout)
             sys.exit(f"benchmark1: launch failed with exit code {done.returncode}")
         with open(path) as f:
             for row in csv.DictReader(f):
                 row["launch"] = launch
+                row["setting"] = setting
                 rows.append(row)
     return rows
 
@@ -54,26 +67,30 @@ def run_launches(args, ranks, outdir):
 def summarize(rows):
     groups = defaultdict(list)
     for r in rows:
-        groups[(int(r["ranks"]), r["scaling"], int(r["bytes_per_peer"]), r["algorithm"])].append(r)
+        groups[(r["setting"], int(r["ranks"]), r["scaling"], r["memory"], int(r["bytes_per_peer"]),
+                r["algorithm"])].append(r)
     summary = []
-    for (ranks, scaling, size, algorithm), rs in sorted(groups.items()):
+    for (setting, ranks, scaling, memory, size, algorithm), rs in sorted(groups.items()):
         summary.append({
-            "ranks": ranks, "scaling": scaling, "bytes_per_peer": size, "algorithm": algorithm,
+            "setting": setting, "ranks": ranks, "scaling": scaling, "memory": memory,
+            "bytes_per_peer": size, "algorithm": algorithm,
             "launches": len(rs),
             "t_init_us": statistics.median(float(r["t_init_us"]) for r in rs),
+            "t_init_first_us": statistics.median(float(r["t_init_first_us"]) for r in rs),
             "t_iter_us": statistics.median(float(r["t_iter_us"]) for r in rs),
             "t_iter_min_us": min(float(r["t_iter_us"]) for r in rs),
             "t_iter_max_us": max(float(r["t_iter_us"]) for r in rs),
             "valid": all(r["valid"] == "1" for r in rs),
         })
-    native = {(s["ranks"], s["bytes_per_peer"]): s for s in summary if s["algorithm"] == "native"}
+    native = {(s["setting"], s["ranks"], s["bytes_per_peer"]): s for s in summary if s["algorithm"] == "native"}
     for s in summary:
-        base = native.get((s["ranks"], s["bytes_per_peer"]))
+        base = native.get((s["setting"], s["ranks"], s["bytes_per_peer"]))
         s["ratio_to_native"] = s["t_iter_us"] / base["t_iter_us"] if base else float("nan")
-        s["breakeven_n"] = ""
+        s["breakeven_n"] = s["breakeven_n_first"] = ""
         if base and s["algorithm"] not in ("native", "memcpy"):
             saving = base["t_iter_us"] - s["t_iter_us"]
-            s["breakeven_n"] = math.ceil(s["t_init_us"] / saving) if saving > 0 else "never"
+            for key, init in (("breakeven_n", "t_init_us"), ("breakeven_n_first", "t_init_first_us")):
+                s[key] = max(1, math.ceil(s[init] / saving)) if saving > 0 else "never"
     return summary
 
 
@@ -85,20 +102,23 @@ def human(size):
 
 
 def print_table(summary):
-    header = (f"{'ranks':>5} {'bytes/peer':>10} {'algorithm':<20} {'T_init[us]':>11} {'T_iter[us]':>11} "
-              f"{'(min..max)':>21} {'x native':>9} {'N_breakeven':>11} valid")
+    # T_init: re-init over the same buffers (pooled windows); first: the
+    # first init of the launch, which creates them. N for each.
+    header = (f"{'setting':<17} {'ranks':>5} {'bytes/peer':>10} {'algorithm':<18} {'T_init[us]':>10} {'first':>9} "
+              f"{'T_iter[us]':>11} {'(min..max)':>21} {'x native':>9} {'N':>5} {'N_first':>7} valid")
     print(header)
     print("-" * len(header))
     for s in summary:
         spread = f"{s['t_iter_min_us']:.2f}..{s['t_iter_max_us']:.2f}"
-        print(f"{s['ranks']:>5} {human(s['bytes_per_peer']):>10} {s['algorithm']:<20} {s['t_init_us']:>11.2f} "
-              f"{s['t_iter_us']:>11.3f} {spread:>21} {s['ratio_to_native']:>9.3f} {str(s['breakeven_n']):>11} "
+        print(f"{s['setting']:<17} {s['ranks']:>5} {human(s['bytes_per_peer']):>10} {s['algorithm']:<18} "
+              f"{s['t_init_us']:>10.2f} {s['t_init_first_us']:>9.1f} {s['t_iter_us']:>11.3f} {spread:>21} "
+              f"{s['ratio_to_native']:>9.3f} {str(s['breakeven_n']):>5} {str(s['breakeven_n_first']):>7} "
               f"{'ok' if s['valid'] else 'WRONG DATA'}")
 
 
 def write_csv(summary, path):
-    fields = ["ranks", "scaling", "bytes_per_peer", "algorithm", "launches", "t_init_us", "t_iter_us",
-              "t_iter_min_us", "t_iter_max_us", "ratio_to_native", "breakeven_n", "valid"]
+    fields = ["setting", "ranks", "scaling", "memory", "bytes_per_peer", "algorithm", "launches", "t_init_us", "t_init_first_us", "t_iter_us",
+              "t_iter_min_us", "t_iter_max_us", "ratio_to_native", "breakeven_n", "breakeven_n_first", "valid"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -113,23 +133,28 @@ def plot(summary, path, title):
     except ImportError:
         print("# matplotlib not available: no plot (install python3-matplotlib)")
         return
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 8), sharex=True)
-    for ranks in sorted({s["ranks"] for s in summary}):
-        for algorithm in dict.fromkeys(s["algorithm"] for s in summary):
-            pts = [s for s in summary if s["algorithm"] == algorithm and s["ranks"] == ranks]
-            label = f"{algorithm} ({ranks} ranks)"
-            xs = [s["bytes_per_peer"] for s in pts]
-            style = "--" if algorithm == "memcpy" else "-"
-            top.plot(xs, [s["t_iter_us"] for s in pts], style, marker="o", label=label)
-            bottom.plot(xs, [s["ratio_to_native"] for s in pts], style, marker="o", label=label)
-    top.set(xscale="log", yscale="log", ylabel="time per iteration [us] (median)", title=title)
-    bottom.set(xscale="log", ylabel="ratio to native (lower is better)", xlabel="bytes per peer")
-    bottom.axhline(1.0, color="grey", linewidth=0.8)
-    top.legend(fontsize=8)
-    top.grid(True, which="both", alpha=0.3)
-    bottom.grid(True, which="both", alpha=0.3)
+    settings = list(dict.fromkeys(s["setting"] for s in summary))
+    fig, axes = plt.subplots(2, len(settings), figsize=(8 * len(settings), 9), sharex=True, squeeze=False)
+    for column, setting in enumerate(settings):
+        top, bottom = axes[0][column], axes[1][column]
+        rows = [s for s in summary if s["setting"] == setting]
+        for ranks in sorted({s["ranks"] for s in rows}):
+            for algorithm in dict.fromkeys(s["algorithm"] for s in rows):
+                pts = [s for s in rows if s["algorithm"] == algorithm and s["ranks"] == ranks]
+                label = f"{algorithm} ({ranks} ranks)"
+                xs = [s["bytes_per_peer"] for s in pts]
+                style = "--" if algorithm == "memcpy" else "-"
+                top.plot(xs, [s["t_iter_us"] for s in pts], style, marker="o", label=label)
+                bottom.plot(xs, [s["ratio_to_native"] for s in pts], style, marker="o", label=label)
+        top.set(xscale="log", yscale="log", ylabel="time per iteration [us] (median)",
+                title=f"{title}\n{setting.replace('_', ' ')}, {rows[0]['memory']} memory")
+        bottom.set(xscale="log", yscale="log", ylabel="ratio to native (lower is better)", xlabel="bytes per peer")
+        bottom.axhline(1.0, color="grey", linewidth=0.8)
+        top.legend(fontsize=7)
+        top.grid(True, which="both", alpha=0.3)
+        bottom.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=110)
 
 
 def main():
@@ -138,8 +163,9 @@ def main():
     print(f"# {args.title}: {args.launches} launches per rank count, medians across launches")
     print(environment_header())
     rows = []
-    for ranks in (int(r) for r in args.ranks.split(",")):
-        rows += run_launches(args, ranks, args.outdir)
+    for setting in ["one_node"] + (["offnode_emulated"] if args.offnode else []):
+        for ranks in (int(r) for r in args.ranks.split(",")):
+            rows += run_launches(args, ranks, args.outdir, setting)
     summary = summarize(rows)
     print_table(summary)
     write_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))

@@ -1,14 +1,25 @@
 #include "collectives/alltoallv_args.hpp"
 
+#include <mpix/mpix.h>
+
+#include <cstdint>
 #include <optional>
 #include <string>
 
 #include "src/agree.hpp"
 #include "src/error.hpp"
+#include "src/library.hpp"
 
 namespace mpix {
 
 namespace {
+
+// FNV-1a, folded into MPI_Count's range.
+MPI_Count name_hash(const std::string& name) {
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (unsigned char c : name) hash = (hash ^ c) * 1099511628211ULL;
+  return static_cast<MPI_Count>(hash >> 1);
+}
 
 std::string at(const char* array, int index) {
   return std::string(array) + "[" + std::to_string(index) + "]";
@@ -86,7 +97,8 @@ AlltoallvArgs AlltoallvArgs::from_user(const AlltoallvUserArgs& user, std::share
   return a;
 }
 
-AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm_ptr) {
+AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm_ptr,
+                                  const std::string& algorithm) {
   const Comm& comm = *comm_ptr;
   std::optional<AlltoallvArgs> args;
   std::optional<Error> local_error;
@@ -98,22 +110,35 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
   }
   const AlltoallvArgs* local = args ? &*args : nullptr;
 
-  // Per peer: the bytes I send it and whether I use MPI_IN_PLACE; -1 bytes
-  // marks a rank whose own arguments were already rejected.
+  // Per peer: the bytes I send it, whether I use MPI_IN_PLACE, where its
+  // block starts in my receive buffer (what an RMA origin needs) and the hash
+  // of the algorithm I ask for; -1 bytes marks a rank whose own arguments
+  // were already rejected. One MPI_Alltoall carries all of it.
   const int n = comm.size();
-  std::vector<MPI_Count> outgoing(2 * static_cast<std::size_t>(n), -1), incoming(outgoing.size());
-  for (int peer = 0; local != nullptr && peer < n; ++peer) {
-    outgoing[2 * peer] = local->send_bytes(peer);
-    outgoing[2 * peer + 1] = local->in_place ? 1 : 0;
+  constexpr int fields = 4;
+  const MPI_Count my_algorithm = name_hash(algorithm);
+  std::vector<MPI_Count> outgoing(fields * static_cast<std::size_t>(n), -1), incoming(outgoing.size());
+  for (int peer = 0; peer < n; ++peer) {
+    outgoing[fields * peer + 3] = my_algorithm;
+    if (local == nullptr) continue;
+    outgoing[fields * peer] = local->send_bytes(peer);
+    outgoing[fields * peer + 1] = local->in_place ? 1 : 0;
+    outgoing[fields * peer + 2] = static_cast<MPI_Count>(local->rdispls[peer]) * local->recv_layout.extent;
   }
-  mpi_check(MPI_Alltoall(outgoing.data(), 2, MPI_COUNT, incoming.data(), 2, MPI_COUNT, comm.global()),
+  mpi_check(MPI_Alltoall(outgoing.data(), fields, MPI_COUNT, incoming.data(), fields, MPI_COUNT, comm.global()),
             "MPI_Alltoall");
   agreed(comm.global(), [&] {
+    for (int src = 0; src < n; ++src)
+      if (incoming[fields * src + 3] != my_algorithm)
+        throw Error(error_class(MPIX_ERRKIND_ALGORITHM),
+                    "ranks ask for different Alltoallv algorithms (this rank: '" + algorithm + "', rank " +
+                        std::to_string(src) + ": another); the info key and MPIX_ALLTOALLV_ALGORITHM must agree "
+                        "on all ranks");
     if (local_error) throw *local_error;
     for (int src = 0; src < n; ++src) {
-      const MPI_Count sent = incoming[2 * src];
+      const MPI_Count sent = incoming[fields * src];
       if (sent < 0) continue;
-      if (incoming[2 * src + 1] != (local->in_place ? 1 : 0))
+      if (incoming[fields * src + 1] != (local->in_place ? 1 : 0))
         throw Error(MPI_ERR_BUFFER, "MPI_IN_PLACE is used on rank " +
                                         std::to_string(local->in_place ? comm.rank() : src) +
                                         " but not on rank " + std::to_string(local->in_place ? src : comm.rank()) +
@@ -126,6 +151,9 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
                                           ")");
     }
   });
+  args->block_at_target.resize(n);
+  for (int target = 0; target < n; ++target)
+    args->block_at_target[target] = static_cast<MPI_Aint>(incoming[fields * target + 2]);
   return std::move(*args);
 }
 

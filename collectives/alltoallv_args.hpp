@@ -4,8 +4,10 @@
 #include <mpi.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "rma/window_pool.hpp"
 #include "src/comm.hpp"
 
 namespace mpix {
@@ -41,6 +43,9 @@ struct AlltoallvArgs {
   std::vector<int> recvcounts, rdispls;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
   DatatypeLayout recv_layout;
+  // Agreed at init: where my block starts in each target's receive buffer.
+  std::vector<MPI_Aint> block_at_target;
+  std::shared_ptr<WindowPool> window_pool;  // the communicator's windows kept for reuse
 
   // Local checks and copies; throws an Error naming the bad argument.
   static AlltoallvArgs from_user(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm);
@@ -51,9 +56,11 @@ struct AlltoallvArgs {
   MPI_Count recv_bytes(int peer) const { return recvcounts[peer] * recv_layout.size; }
 };
 
-// Collective: checks the arguments on every rank, and what each source sends
-// against what its target expects; any violation becomes the same Error on
-// every rank.
-AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm);
+// Collective: checks the arguments on every rank, what each source sends
+// against what its target expects, and that every rank asks for the same
+// algorithm (a hint set on some ranks only would run different algorithms
+// against each other); any violation becomes the same Error on every rank.
+AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
+                                  const std::string& algorithm);
 
 }  // namespace mpix

@@ -1,6 +1,5 @@
 #include "collectives/alltoallv_init.hpp"
 
-#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -42,24 +41,10 @@ Choice fall_back(const Error& why, const Config& config, const Comm& comm) {
   return {fallback, std::string("fallback: ") + why.what()};
 }
 
-// Different names on different ranks (an info hint set on some ranks only)
-// would run different algorithms against each other: refuse it on all ranks.
-void check_same_name_everywhere(const std::string& name, const Comm& comm, int error) {
-  std::uint64_t hash = 1469598103934665603ULL;  // FNV-1a
-  for (unsigned char c : name) hash = (hash ^ c) * 1099511628211ULL;
-  std::uint64_t range[2] = {hash, ~hash};  // min of ~hash is ~(max of hash)
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_UINT64_T, MPI_MIN, comm.global()), "MPI_Allreduce");
-  if (range[0] != ~range[1])
-    throw Error(error, "ranks ask for different Alltoallv algorithms (this rank: '" + name +
-                           "'); the info key and MPIX_ALLTOALLV_ALGORITHM must agree on all ranks");
-}
-
-Choice choose_algorithm(const AlltoallvArgs& args, const Info* info, const Config& config) {
+// name and choice: what requested_algorithm found, already agreed on.
+Choice choose_algorithm(const AlltoallvArgs& args, const std::string& name, Choice choice, const Config& config) {
   const Comm& comm = *args.comm;
   const int algorithm_error = error_class(MPIX_ERRKIND_ALGORITHM);
-  std::string name;
-  Choice choice = requested_algorithm(info, config, name);
-  check_same_name_everywhere(name, comm, algorithm_error);
   try {
     agreed(comm.global(), [&] {
       if (choice.algorithm == nullptr)
@@ -77,10 +62,13 @@ Choice choose_algorithm(const AlltoallvArgs& args, const Info* info, const Confi
 }  // namespace
 
 std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
-                                        const Info* info) {
+                                        std::shared_ptr<WindowPool> windows, const Info* info) {
   const Config& config = Library::get().config();
-  AlltoallvArgs args = make_alltoallv_args(user, comm);
-  const Choice choice = choose_algorithm(args, info, config);
+  std::string name;
+  const Choice requested = requested_algorithm(info, config, name);
+  AlltoallvArgs args = make_alltoallv_args(user, comm, name);
+  args.window_pool = std::move(windows);
+  const Choice choice = choose_algorithm(args, name, requested, config);
 
   std::unique_ptr<PersistentOperation> operation;
   agreed(comm->global(), [&] { operation = choice.algorithm->create(args); });

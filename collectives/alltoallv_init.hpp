@@ -13,7 +13,9 @@ namespace mpix {
 inline constexpr const char* info_key_alltoallv_algorithm = "mpix_alltoallv_algorithm";
 inline constexpr const char* default_alltoallv_algorithm = "native_persistent";
 
+// windows: the communicator's pool, where RMA algorithms find and leave
+// their windows.
 std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
-                                        const Info* info);
+                                        std::shared_ptr<WindowPool> windows, const Info* info);
 
 }  // namespace mpix

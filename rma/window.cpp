@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "rma/node_memory.hpp"
 #include "src/error.hpp"
 
 namespace mpix {
@@ -20,7 +21,23 @@ struct Published {
   long long size;
   long long disp_unit;
   long long probe;
+  // Created windows over MPIX_Alloc_mem memory: the segment peers can map
+  // (fd -1 otherwise).
+  long long segment_fd;
+  long long segment_serial;
+  long long segment_offset;
+  long long segment_size;
 };
+constexpr int published_fields = sizeof(Published) / sizeof(long long);
+
+// The peer's MPIX_Alloc_mem segment mapped here, or null (not in one, or the
+// kernel refuses).
+std::shared_ptr<PeerMapping> map_segment(const Published& peer) {
+  if (peer.segment_fd < 0) return nullptr;
+  return NodeMemory::get().peer_segment(static_cast<pid_t>(peer.pid), static_cast<int>(peer.segment_fd),
+                                        static_cast<std::uint64_t>(peer.segment_serial),
+                                        static_cast<std::size_t>(peer.segment_size));
+}
 
 const char* mode_name(DirectTarget::Mode m) {
   switch (m) {
@@ -78,11 +95,22 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
 
 void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit, MPI_Win shm, const Config& config) {
   const int n = xcomm_->size();
-  const Published mine{static_cast<long long>(getpid()), static_cast<long long>(reinterpret_cast<std::uintptr_t>(base)),
-                       kind_ == Kind::dynamic ? -1 : static_cast<long long>(size), disp_unit,
-                       static_cast<long long>(cma_probe_address())};
+  const SegmentLocation segment = kind_ == Kind::created && size > 0
+                                      ? NodeMemory::get().locate(base, static_cast<std::size_t>(size))
+                                      : SegmentLocation{};
+  const Published mine{static_cast<long long>(getpid()),
+                       static_cast<long long>(reinterpret_cast<std::uintptr_t>(base)),
+                       kind_ == Kind::dynamic ? -1 : static_cast<long long>(size),
+                       disp_unit,
+                       static_cast<long long>(cma_probe_address()),
+                       segment.fd,
+                       static_cast<long long>(segment.serial),
+                       static_cast<long long>(segment.offset),
+                       static_cast<long long>(segment.size)};
   std::vector<Published> all(n);
-  mpi_check(MPI_Allgather(&mine, 5, MPI_LONG_LONG, all.data(), 5, MPI_LONG_LONG, comm()), "MPI_Allgather");
+  mpi_check(MPI_Allgather(&mine, published_fields, MPI_LONG_LONG, all.data(), published_fields, MPI_LONG_LONG,
+                          comm()),
+            "MPI_Allgather");
 
   remotes_.resize(n);
   const bool want_shm = config.node_path == NodePath::automatic || config.node_path == NodePath::shm;
@@ -105,6 +133,9 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
     } else if (r == rank_ && base != nullptr) {
       d.mode = DirectTarget::Mode::shm;  // my own memory: a plain copy
       d.shm_base = static_cast<char*>(base);
+    } else if (want_shm && (remote.segment = map_segment(all[r]))) {
+      d.mode = DirectTarget::Mode::shm;  // MPIX_Alloc_mem memory: load/store
+      d.shm_base = remote.segment->base() + all[r].segment_offset;
     } else if (config.node_path != NodePath::shm &&
                cma_reachable(static_cast<pid_t>(all[r].pid), all[r].probe, why_not)) {
       // User memory: CMA from MPIX_CMA_MIN_BYTES up (direct_eligible), where

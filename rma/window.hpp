@@ -23,6 +23,7 @@
 
 #include "rma/direct_copy.hpp"
 #include "rma/epoch.hpp"
+#include "rma/shared_segment.hpp"
 #include "rma/transfer.hpp"
 #include "src/comm.hpp"
 #include "src/config.hpp"
@@ -137,6 +138,7 @@ class Window {
     MPI_Aint size = -1;  // -1: unknown (dynamic)
     int disp_unit = 1;
     DirectTarget direct;
+    std::shared_ptr<PeerMapping> segment;  // the target's MPIX_Alloc_mem segment, mapped here
   };
 
   void exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit, MPI_Win shm, const Config& config);

@@ -4,9 +4,6 @@
 # results/rma/rma.csv, memhandle.png and rma_mt.png.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install_deps.sh"
-"$root/scripts/build.sh" "$root/build" >/dev/null
-mpiexec=mpiexec
-command -v mpiexec.mpich >/dev/null && mpiexec=mpiexec.mpich
+mpiexec=$("$root/scripts/prepare_benchmark.sh")
 exec /usr/bin/python3 "$root/benchmarks/rma_benchmarks.py" --build "$root/build" --mpiexec "$mpiexec" \
   --repeats "${REPEATS:-11}" --outdir "$root/results/rma"

@@ -146,17 +146,46 @@ int MPIX_Info_free(MPIX_Info** info) {
   });
 }
 
+namespace {
+
+// MPIX_Alltoallv_init and the paper's entry points, which fix the algorithm
+// (forced: a registry name, or nullptr to choose as usual).
+int alltoallv_init_as(const char* function, const char* forced, const mpix::AlltoallvUserArgs& user,
+                      MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
+  const MPI_Comm comm = xcomm != nullptr ? xcomm->comm->global() : MPI_COMM_NULL;
+  return guarded(function, comm, [&] {
+    require(xcomm != nullptr, MPI_ERR_COMM, "xcomm is NULL");
+    mpix::Info hints = info ? info->info : mpix::Info{};
+    if (forced != nullptr) hints.set(mpix::info_key_alltoallv_algorithm, forced);
+    auto made = mpix::alltoallv_init(user, xcomm->comm, xcomm->windows, &hints);
+    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
+  });
+}
+
+}  // namespace
+
 int MPIX_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                         MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  const MPI_Comm comm = xcomm != nullptr ? xcomm->comm->global() : MPI_COMM_NULL;
-  return guarded(__func__, comm, [&] {
-    require(xcomm != nullptr, MPI_ERR_COMM, "xcomm is NULL");
-    const mpix::AlltoallvUserArgs user{sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                                       recvcounts, rdispls, recvtype, request};
-    auto made = mpix::alltoallv_init(user, xcomm->comm, info ? &info->info : nullptr);
-    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
-  });
+  return alltoallv_init_as(__func__, nullptr,
+                           {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request},
+                           xcomm, info, request);
+}
+
+int alltoallv_rma_winfence_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
+  return alltoallv_init_as(__func__, "fence",
+                           {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request},
+                           xcomm, info, request);
+}
+
+int alltoallv_rma_lock_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
+  return alltoallv_init_as(__func__, "lock",
+                           {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request},
+                           xcomm, info, request);
 }
 
 int MPIX_Start(MPIX_Request* request) {

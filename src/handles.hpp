@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "rma/window_pool.hpp"
 #include "src/comm.hpp"
 #include "src/info.hpp"
 #include "src/library.hpp"
@@ -11,7 +12,10 @@
 
 struct MPIX_Comm : mpix::Resource {
   explicit MPIX_Comm(std::shared_ptr<const mpix::Comm> c) : comm(std::move(c)) {}
+  // Freeing the communicator (collective) frees the windows kept for reuse.
+  ~MPIX_Comm() override { windows->close(); }
   std::shared_ptr<const mpix::Comm> comm;  // shared with the requests built on it
+  std::shared_ptr<mpix::WindowPool> windows = std::make_shared<mpix::WindowPool>();
 };
 
 struct MPIX_Info : mpix::Resource {

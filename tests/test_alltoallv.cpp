@@ -5,49 +5,13 @@
 #include <algorithm>
 #include <tuple>
 
-#include "collectives/registry.hpp"
 #include "src/library.hpp"
 #include "tests/alltoallv_case.hpp"
-#include "tests/mpi_test.hpp"
+#include "tests/forced_algorithm.hpp"
 
 using namespace mpix_test;
 
 namespace {
-
-constexpr int iterations = 24;
-
-std::vector<std::string> algorithm_names() {
-  std::vector<std::string> names;
-  for (const auto* a : mpix::alltoallv_algorithms()) names.emplace_back(a->name);
-  return names;
-}
-
-// A communicator, an info forcing one algorithm, freed at the end.
-class ForcedAlgorithm {
- public:
-  explicit ForcedAlgorithm(const std::string& name) {
-    MPIX_Comm_init(&comm_, MPI_COMM_WORLD);
-    MPIX_Info_init(&info_);
-    MPIX_Info_set(info_, "mpix_alltoallv_algorithm", name.c_str());
-  }
-  ~ForcedAlgorithm() {
-    MPIX_Info_free(&info_);
-    MPIX_Comm_free(&comm_);
-  }
-  MPIX_Comm* comm() const { return comm_; }
-  MPIX_Info* info() const { return info_; }
-
- private:
-  MPIX_Comm* comm_ = nullptr;
-  MPIX_Info* info_ = nullptr;
-};
-
-std::string algorithm_of(const MPIX_Request* request) {
-  char name[MPIX_MAX_OBJECT_NAME];
-  int len = 0;
-  MPIX_Request_get_algorithm(request, name, &len);
-  return std::string(name, len);
-}
 
 // Completes the request by polling MPIX_Test on odd iterations, MPIX_Wait on
 // even ones: both must finish the exchange.
@@ -70,6 +34,10 @@ TEST_P(AlltoallvOracle, MatchesMpiAlltoallvEveryIteration) {
   const auto& [algorithm, pattern_index, type_index] = GetParam();
   const Pattern& pattern = patterns()[pattern_index];
   const DatatypeCase& type_case = datatype_cases()[type_index];
+  // Oversubscribed runs keep one predefined and one derived contiguous type:
+  // what the rank count changes is who sends to whom, not how a type moves.
+  if (world_size() > 2 && (std::string(type_case.name) == "double" || !type_case.contiguous))
+    GTEST_SKIP() << type_case.name << " runs on 2 ranks only";
   const int rank = world_rank();
   const Exchange x = make_exchange(pattern.counts(world_size()), rank, pattern.gaps, pattern.reversed);
 
@@ -89,7 +57,7 @@ TEST_P(AlltoallvOracle, MatchesMpiAlltoallvEveryIteration) {
   // Every algorithm must run contiguous types itself; others may fall back.
   if (type_case.contiguous) EXPECT_EQ(algorithm_of(request), algorithm);
 
-  for (int it = 0; it < iterations; ++it) {
+  for (int it = 0; it < iterations(); ++it) {
     fill_send(send, it, rank);
     std::fill(recv.begin(), recv.end(), poison);
     std::fill(expected.begin(), expected.end(), poison);
@@ -129,7 +97,7 @@ TEST_P(AlltoallvInPlace, MatchesMpiAlltoallvInPlaceOrFallsBackCorrectly) {
                                 x.recvcounts.data(), x.rdispls.data(), MPI_INT, forced.comm(), forced.info(),
                                 &request),
             MPI_SUCCESS);
-  for (int it = 0; it < iterations; ++it) {
+  for (int it = 0; it < iterations(); ++it) {
     fill_send(buffer, it, rank);
     expected = buffer;
     ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);

@@ -4,6 +4,7 @@
 // (direct paths) and with MPIX_NODE_SIZE=1 (every target "off-node": MPI RMA).
 #include <tuple>
 
+#include "src/library.hpp"
 #include "tests/win_fixture.hpp"
 
 using namespace mpix_test;
@@ -203,4 +204,39 @@ TEST_F(MpiTest, NonContiguousDatatypesTakeTheMpiPath) {
     EXPECT_EQ(w.load(4 * s + 2), s * 10 + 2);
   }
   MPI_Type_free(&every_other);
+}
+
+// A created window over MPIX_Alloc_mem memory gives node peers load/store
+// access (mpix_paths says shm unless MPIX_NODE_PATH forbids it) with the
+// same data as any other path.
+TEST_F(MpiTest, CreatedWindowOverMpixAllocMemIsLoadStoreOnTheNode) {
+  const int p = world_size(), me = world_rank();
+  int* memory = nullptr;
+  ASSERT_EQ(MPIX_Alloc_mem(static_cast<MPI_Aint>(p * sizeof(int)), nullptr, &memory), MPI_SUCCESS);
+  for (int i = 0; i < p; ++i) memory[i] = -1;
+  MPIX_Comm* comm = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&comm, MPI_COMM_WORLD), MPI_SUCCESS);
+  MPIX_Win* win = nullptr;
+  ASSERT_EQ(MPIX_Win_create(memory, static_cast<MPI_Aint>(p * sizeof(int)), sizeof(int), nullptr, comm, &win),
+            MPI_SUCCESS);
+  MPIX_Info* used = nullptr;
+  ASSERT_EQ(MPIX_Win_get_info(win, &used), MPI_SUCCESS);
+  char paths[128] = "";
+  int flag = 0;
+  MPIX_Info_get(used, "mpix_paths", sizeof(paths) - 1, paths, &flag);
+  MPIX_Info_free(&used);
+  int node = 0, node_rank = 0, node_size = 0, nodes = 0;
+  MPIX_Comm_get_node(comm, &node, &node_rank, &node_size, &nodes);
+  const mpix::NodePath forced = mpix::Library::get().config().node_path;
+  if (node_size > 1 && (forced == mpix::NodePath::automatic || forced == mpix::NodePath::shm))
+    EXPECT_NE(std::string(paths).find("node:shm"), std::string::npos) << paths;
+
+  const int out = 100 + me;
+  ASSERT_EQ(MPIX_Win_fence(0, win), MPI_SUCCESS);
+  for (int t = 0; t < p; ++t) EXPECT_EQ(MPIX_Put(&out, 1, MPI_INT, t, me, 1, MPI_INT, win), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Win_fence(0, win), MPI_SUCCESS);
+  for (int s = 0; s < p; ++s) EXPECT_EQ(memory[s], 100 + s);
+  ASSERT_EQ(MPIX_Win_free(&win), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Comm_free(&comm), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Free_mem(memory), MPI_SUCCESS);
 }

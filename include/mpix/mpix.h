@@ -71,6 +71,18 @@ int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
                         MPIX_Info *info, MPIX_Request **request);
 
+/* The MPI Advance entry points of the paper (persistent-alltoallv-rma,
+ * Algorithms 1 and 3): MPIX_Alltoallv_init with the algorithm fixed to
+ * "fence" or "lock" (an info key naming another algorithm is overridden). */
+int alltoallv_rma_winfence_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
+                                MPIX_Info *info, MPIX_Request **request);
+int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
+                            MPIX_Info *info, MPIX_Request **request);
+
 /* Persistent request life cycle, with MPI's state rules: starting an active
  * request or freeing an active request is an error (MPI_ERR_REQUEST); waiting
  * on or testing an inactive request returns at once. A NULL request is
@@ -80,6 +92,9 @@ int MPIX_Startall(int count, MPIX_Request *requests[]);
 int MPIX_Test(MPIX_Request *request, int *flag, MPI_Status *status);
 int MPIX_Wait(MPIX_Request *request, MPI_Status *status);
 int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status statuses[]);
+/* Freeing a request of an RMA algorithm is collective over its communicator
+ * (its window goes back to the communicator's pool, or is freed): free it on
+ * every rank, in the same order. */
 int MPIX_Request_free(MPIX_Request **request);
 /* Registry name of the algorithm that runs this request. */
 int MPIX_Request_get_algorithm(const MPIX_Request *request, char name[MPIX_MAX_OBJECT_NAME],

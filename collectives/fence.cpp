@@ -1,0 +1,7 @@
+#include "collectives/fence_epoch.hpp"
+
+namespace mpix::algorithms {
+extern const AlltoallvAlgorithm fence{
+    "fence", "paper Alg. 1: fence at Start and Wait, MPI_Put to every target (MPI RMA only)", rma_unsupported,
+    make_rma_alltoallv<FenceAlltoallv, RmaAlltoallv::Path::mpi_only>};
+}  // namespace mpix::algorithms

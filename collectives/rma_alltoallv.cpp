@@ -1,0 +1,69 @@
+#include "collectives/rma_alltoallv.hpp"
+
+#include <cstring>
+
+#include "src/library.hpp"
+
+namespace mpix {
+
+namespace {
+
+Config window_config(RmaAlltoallv::Path path) {
+  Config config = Library::get().config();
+  if (path == RmaAlltoallv::Path::mpi_only) config.node_path = NodePath::mpi;
+  return config;
+}
+
+}  // namespace
+
+RmaAlltoallv::RmaAlltoallv(const AlltoallvArgs& args, Path path)
+    : args_(args), plan_(PutPlan::make(args_)), send_base_(static_cast<const char*>(args_.sendbuf)) {
+  if (args_.in_place) {
+    // Peers write into recvbuf while this rank still sends from it: the
+    // send blocks are copied out at Start, before the epoch opens.
+    in_place_copy_.resize(static_cast<std::size_t>(plan_.send_extent_bytes));
+    send_base_ = in_place_copy_.data();
+  }
+  const Config config = window_config(path);
+  const PooledWindowKey key{args_.recvbuf, plan_.window_bytes, config.node_path};
+  pooled_ = args_.window_pool->take(key, args_.comm->global());
+  if (pooled_.window) return;
+  void* base = args_.recvbuf;
+  pooled_ = {key, args_.window_pool->next_id(),
+             std::make_shared<Window>(Window::Kind::created, &base, plan_.window_bytes, 1, 1, args_.comm, config)};
+}
+
+RmaAlltoallv::~RmaAlltoallv() { args_.window_pool->give_back(std::move(pooled_)); }
+
+void RmaAlltoallv::start() {
+  if (!in_place_copy_.empty()) std::memcpy(in_place_copy_.data(), args_.recvbuf, in_place_copy_.size());
+  open();
+  put_all();
+  closing_ = false;
+}
+
+bool RmaAlltoallv::test() {
+  if (!closing_) begin_close();
+  closing_ = true;
+  if (!poll_close()) return false;
+  closing_ = false;
+  return true;
+}
+
+void RmaAlltoallv::wait() {
+  if (!closing_) begin_close();
+  finish_close();
+  closing_ = false;
+}
+
+void RmaAlltoallv::put_all() {
+  for (const PlannedPut& p : plan_.puts) {
+    // Both datatypes are contiguous: the target block is count elements of
+    // the send type at a byte displacement (disp_unit 1).
+    const Transfer t{const_cast<char*>(send_base_ + p.send_offset), p.count, args_.sendtype, p.target,
+                     p.target_disp, p.count, args_.sendtype};
+    pooled_.window->put(settings, t);
+  }
+}
+
+}  // namespace mpix

@@ -1,0 +1,206 @@
+// What the RMA algorithms must get right beyond one request's data: the
+// receive buffer belongs to the user between Wait and the next Start, two
+// live requests on one communicator stay apart, a new request over a new
+// buffer writes only there, and the paper's entry points. Every registered
+// algorithm runs each test; expected data comes from MPI_Alltoallv, computed
+// before the loop so that nothing in the loop synchronizes the ranks.
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "tests/alltoallv_case.hpp"
+#include "tests/forced_algorithm.hpp"
+
+using namespace mpix_test;
+
+namespace {
+
+// One persistent exchange of a pattern over its own buffers, and the
+// receive buffer MPI_Alltoallv produces for every iteration's send data.
+class Exchanged {
+ public:
+  // gaps: spread this rank's blocks out even if the pattern does not.
+  Exchanged(const Pattern& pattern, int iterations, bool gaps = false)
+      : x_(make_exchange(pattern.counts(world_size()), world_rank(), pattern.gaps || gaps, pattern.reversed)),
+        send_(std::max<std::size_t>(1, x_.send_elements) * sizeof(int)),
+        recv_(std::max<std::size_t>(1, x_.recv_elements) * sizeof(int), poison) {
+    for (int it = 0; it < iterations; ++it) {
+      fill(it);
+      expected_.emplace_back(recv_.size(), poison);
+      MPI_Alltoallv(send_.data(), x_.sendcounts.data(), x_.sdispls.data(), MPI_INT, expected_.back().data(),
+                    x_.recvcounts.data(), x_.rdispls.data(), MPI_INT, MPI_COMM_WORLD);
+    }
+  }
+  ~Exchanged() {
+    if (request_ != nullptr) MPIX_Request_free(&request_);
+  }
+
+  int init(MPIX_Comm* comm, MPIX_Info* info) {
+    return MPIX_Alltoallv_init(send_.data(), x_.sendcounts.data(), x_.sdispls.data(), MPI_INT, recv_.data(),
+                               x_.recvcounts.data(), x_.rdispls.data(), MPI_INT, comm, info, &request_);
+  }
+  void fill(int iteration) { fill_send(send_, iteration, world_rank()); }
+  // Index of the first byte that differs from iteration's expected data, or -1.
+  long wrong_byte(int iteration) const { return first_difference(recv_, expected_[iteration]); }
+
+  MPIX_Request*& request() { return request_; }
+  std::vector<unsigned char>& send() { return send_; }
+  std::vector<unsigned char>& recv() { return recv_; }
+  const Exchange& exchange() const { return x_; }
+
+ private:
+  Exchange x_;
+  std::vector<unsigned char> send_, recv_;
+  std::vector<std::vector<unsigned char>> expected_;
+  MPIX_Request* request_ = nullptr;
+};
+
+const Pattern& pattern_named(const char* name) {
+  for (const Pattern& p : patterns())
+    if (std::string(p.name) == name) return p;
+  throw std::invalid_argument(std::string("no pattern named ") + name);
+}
+
+// Spends the time inside MPI's progress engine: puts that MPICH delivers
+// as active messages land only while the target progresses.
+void progress_for(std::chrono::microseconds duration) {
+  const auto end = std::chrono::steady_clock::now() + duration;
+  int flag = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_SELF, &flag, MPI_STATUS_IGNORE);
+    std::this_thread::yield();
+  }
+}
+
+class AlltoallvRma : public MpiTest, public ::testing::WithParamInterface<std::string> {};
+
+}  // namespace
+
+// Every rank checks its receive buffer after Wait, slowly and for a
+// different time each iteration, while its sources may already be in the
+// next iteration: an origin that wrote before its target's Start would
+// show up as the next iteration's bytes. (Removing the barrier from lock's
+// Start makes this test fail.)
+TEST_P(AlltoallvRma, ReceiveBufferIsTheUsersBetweenWaitAndTheNextStart) {
+  const int n = iterations(), rank = world_rank();
+  Exchanged x(pattern_named("gapped_reversed"), n);
+  ForcedAlgorithm forced(GetParam());
+  ASSERT_EQ(x.init(forced.comm(), forced.info()), MPI_SUCCESS);
+  int wrong = 0;
+  for (int it = 0; it < n; ++it) {
+    x.fill(it);
+    ASSERT_EQ(MPIX_Start(x.request()), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(x.request(), MPI_STATUS_IGNORE), MPI_SUCCESS);
+    progress_for(std::chrono::microseconds(((it * 7 + rank * 13) % 5) * 400));
+    wrong += x.wrong_byte(it) != -1;
+    progress_for(std::chrono::microseconds(rank == 0 ? 300 : 0));
+    wrong += x.wrong_byte(it) != -1;
+  }
+  EXPECT_EQ(wrong, 0) << "the receive buffer changed between Wait and the next Start";
+}
+
+TEST_P(AlltoallvRma, TwoLiveRequestsOnOneCommunicatorStayApart) {
+  const int n = iterations();
+  Exchanged a(pattern_named("random_with_zeros"), n), b(pattern_named("skewed"), n);
+  ForcedAlgorithm forced(GetParam());
+  ASSERT_EQ(a.init(forced.comm(), forced.info()), MPI_SUCCESS);
+  ASSERT_EQ(b.init(forced.comm(), forced.info()), MPI_SUCCESS);
+  for (int it = 0; it < n; ++it) {
+    a.fill(it);
+    b.fill(it);
+    MPIX_Request* both[2] = {a.request(), b.request()};
+    ASSERT_EQ(MPIX_Startall(2, both), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Waitall(2, both, MPI_STATUSES_IGNORE), MPI_SUCCESS);
+    EXPECT_EQ(a.wrong_byte(it), -1) << "request a, iteration " << it;
+    EXPECT_EQ(b.wrong_byte(it), -1) << "request b, iteration " << it;
+  }
+  // Freeing one leaves the other working.
+  ASSERT_EQ(MPIX_Request_free(&a.request()), MPI_SUCCESS);
+  for (int it = 0; it < n; ++it) {
+    b.fill(it);
+    ASSERT_EQ(MPIX_Start(b.request()), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(b.request(), MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_EQ(b.wrong_byte(it), -1) << "request b after freeing a, iteration " << it;
+  }
+}
+
+TEST_P(AlltoallvRma, NewRequestOverANewBufferOfTheSameSizeWritesOnlyThere) {
+  const int n = iterations();
+  Exchanged first(pattern_named("uniform"), n), second(pattern_named("uniform"), n);
+  ForcedAlgorithm forced(GetParam());
+  ASSERT_EQ(first.init(forced.comm(), forced.info()), MPI_SUCCESS);
+  first.fill(0);
+  ASSERT_EQ(MPIX_Start(first.request()), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Wait(first.request(), MPI_STATUS_IGNORE), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Request_free(&first.request()), MPI_SUCCESS);
+  const std::vector<unsigned char> first_after_free = first.recv();
+
+  ASSERT_EQ(second.init(forced.comm(), forced.info()), MPI_SUCCESS);
+  for (int it = 0; it < n; ++it) {
+    second.fill(it);
+    ASSERT_EQ(MPIX_Start(second.request()), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(second.request(), MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_EQ(second.wrong_byte(it), -1) << "iteration " << it;
+  }
+  EXPECT_EQ(first_difference(first.recv(), first_after_free), -1) << "the freed request's buffer was written";
+}
+
+// The paper's code decided locally whether to reuse its window and
+// deadlocked when only some ranks' buffers changed. Here: re-init over the
+// same buffers (a pooled window on every rank), then a re-init in which only
+// rank 0 keeps its buffer, then one in which rank 0's buffer grows.
+TEST_P(AlltoallvRma, ReinitWhereOnlySomeRanksChangeTheirBufferAgrees) {
+  const int n = iterations(), rank = world_rank();
+  ForcedAlgorithm forced(GetParam());
+  Exchanged same(pattern_named("uniform"), n), other(pattern_named("uniform"), n),
+      grown(pattern_named("uniform"), n, rank == 0);
+  auto run = [&](Exchanged& x, const char* what) {
+    ASSERT_EQ(x.init(forced.comm(), forced.info()), MPI_SUCCESS) << what;
+    for (int it = 0; it < n; ++it) {
+      x.fill(it);
+      ASSERT_EQ(MPIX_Start(x.request()), MPI_SUCCESS);
+      ASSERT_EQ(MPIX_Wait(x.request(), MPI_STATUS_IGNORE), MPI_SUCCESS);
+      EXPECT_EQ(x.wrong_byte(it), -1) << what << ", iteration " << it;
+    }
+    ASSERT_EQ(MPIX_Request_free(&x.request()), MPI_SUCCESS);
+  };
+  run(same, "first init");
+  run(same, "re-init over the same buffers");
+  run(rank == 0 ? same : other, "re-init where only rank 0 keeps its buffer");
+  run(grown, "re-init where rank 0's buffer changes size");
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, AlltoallvRma, ::testing::ValuesIn(algorithm_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+namespace {
+
+using EntryPoint = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[],
+                           MPI_Datatype, MPIX_Comm*, MPIX_Info*, MPIX_Request**);
+
+void check_entry_point(EntryPoint init, const char* algorithm) {
+  const int n = iterations();
+  Exchanged x(pattern_named("gapped_reversed"), n);
+  MPIX_Comm* comm = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&comm, MPI_COMM_WORLD), MPI_SUCCESS);
+  const Exchange& e = x.exchange();
+  ASSERT_EQ(init(x.send().data(), e.sendcounts.data(), e.sdispls.data(), MPI_INT, x.recv().data(), e.recvcounts.data(),
+                 e.rdispls.data(), MPI_INT, comm, nullptr, &x.request()),
+            MPI_SUCCESS);
+  EXPECT_EQ(algorithm_of(x.request()), algorithm);
+  for (int it = 0; it < n; ++it) {
+    x.fill(it);
+    ASSERT_EQ(MPIX_Start(x.request()), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(x.request(), MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_EQ(x.wrong_byte(it), -1) << "iteration " << it;
+  }
+  ASSERT_EQ(MPIX_Request_free(&x.request()), MPI_SUCCESS);
+  MPIX_Comm_free(&comm);
+}
+
+}  // namespace
+
+TEST_F(MpiTest, PaperEntryPointsRunFenceAndLock) {
+  check_entry_point(alltoallv_rma_winfence_init, "fence");
+  check_entry_point(alltoallv_rma_lock_init, "lock");
+}
