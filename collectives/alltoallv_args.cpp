@@ -98,7 +98,7 @@ AlltoallvArgs AlltoallvArgs::from_user(const AlltoallvUserArgs& user, std::share
 }
 
 AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm_ptr,
-                                  const std::string& algorithm) {
+                                  const RequestedAlgorithm& algorithm) {
   const Comm& comm = *comm_ptr;
   std::optional<AlltoallvArgs> args;
   std::optional<Error> local_error;
@@ -109,17 +109,21 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
     local_error = e;
   }
   const AlltoallvArgs* local = args ? &*args : nullptr;
+  const std::optional<std::string> refusal =
+      local != nullptr && algorithm.unsupported != nullptr ? algorithm.unsupported(*local) : std::nullopt;
 
   // Per peer: the bytes I send it, whether I use MPI_IN_PLACE, where its
-  // block starts in my receive buffer (what an RMA origin needs) and the hash
-  // of the algorithm I ask for; -1 bytes marks a rank whose own arguments
-  // were already rejected. One MPI_Alltoall carries all of it.
+  // block starts in my receive buffer (what an RMA origin needs), the hash
+  // of the algorithm I ask for and whether it refuses my arguments; -1 bytes
+  // marks a rank whose own arguments were already rejected. One
+  // MPI_Alltoall carries all of it.
   const int n = comm.size();
-  constexpr int fields = 4;
-  const MPI_Count my_algorithm = name_hash(algorithm);
+  constexpr int fields = 5;
+  const MPI_Count my_algorithm = name_hash(algorithm.name);
   std::vector<MPI_Count> outgoing(fields * static_cast<std::size_t>(n), -1), incoming(outgoing.size());
   for (int peer = 0; peer < n; ++peer) {
     outgoing[fields * peer + 3] = my_algorithm;
+    outgoing[fields * peer + 4] = refusal ? 1 : 0;
     if (local == nullptr) continue;
     outgoing[fields * peer] = local->send_bytes(peer);
     outgoing[fields * peer + 1] = local->in_place ? 1 : 0;
@@ -131,7 +135,7 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
     for (int src = 0; src < n; ++src)
       if (incoming[fields * src + 3] != my_algorithm)
         throw Error(error_class(MPIX_ERRKIND_ALGORITHM),
-                    "ranks ask for different Alltoallv algorithms (this rank: '" + algorithm + "', rank " +
+                    "ranks ask for different Alltoallv algorithms (this rank: '" + algorithm.name + "', rank " +
                         std::to_string(src) + ": another); the info key and MPIX_ALLTOALLV_ALGORITHM must agree "
                         "on all ranks");
     if (local_error) throw *local_error;
@@ -154,6 +158,10 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
   args->block_at_target.resize(n);
   for (int target = 0; target < n; ++target)
     args->block_at_target[target] = static_cast<MPI_Aint>(incoming[fields * target + 2]);
+  // Every rank sees the same flags: only a refusal pays for its text.
+  for (int src = 0; src < n && !args->algorithm_refused; ++src)
+    if (incoming[fields * src + 4] == 1)
+      args->algorithm_refused = "on rank " + std::to_string(src) + ": " + broadcast_text(refusal, src, comm.global());
   return std::move(*args);
 }
 

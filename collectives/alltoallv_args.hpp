@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,8 +44,11 @@ struct AlltoallvArgs {
   std::vector<int> recvcounts, rdispls;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
   DatatypeLayout recv_layout;
-  // Agreed at init: where my block starts in each target's receive buffer.
+  // Agreed at init: where my block starts in each target's receive buffer,
+  // and why the requested algorithm cannot run (on the lowest rank that
+  // says so, the same text on every rank), if it cannot.
   std::vector<MPI_Aint> block_at_target;
+  std::optional<std::string> algorithm_refused;
   std::shared_ptr<WindowPool> window_pool;  // the communicator's windows kept for reuse
 
   // Local checks and copies; throws an Error naming the bad argument.
@@ -56,11 +60,19 @@ struct AlltoallvArgs {
   MPI_Count recv_bytes(int peer) const { return recvcounts[peer] * recv_layout.size; }
 };
 
-// Collective: checks the arguments on every rank, what each source sends
-// against what its target expects, and that every rank asks for the same
-// algorithm (a hint set on some ranks only would run different algorithms
-// against each other); any violation becomes the same Error on every rank.
+// The algorithm a rank asks for, and its local check of the arguments
+// (nullptr: an unknown name, which every rank sees alike).
+struct RequestedAlgorithm {
+  std::string name;
+  std::optional<std::string> (*unsupported)(const AlltoallvArgs& args);
+};
+
+// Collective, one MPI_Alltoall: checks the arguments on every rank, what each
+// source sends against what its target expects, and that every rank asks
+// for the same algorithm (a hint set on some ranks only would run different
+// algorithms against each other); any violation becomes the same Error on
+// every rank. Also agrees whether the algorithm can run on every rank.
 AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
-                                  const std::string& algorithm);
+                                  const RequestedAlgorithm& algorithm);
 
 }  // namespace mpix

@@ -41,21 +41,18 @@ Choice fall_back(const Error& why, const Config& config, const Comm& comm) {
   return {fallback, std::string("fallback: ") + why.what()};
 }
 
-// name and choice: what requested_algorithm found, already agreed on.
+// What the user asked for, or the fallback. Local: the name and whether any
+// rank refuses it were agreed with the arguments.
 Choice choose_algorithm(const AlltoallvArgs& args, const std::string& name, Choice choice, const Config& config) {
-  const Comm& comm = *args.comm;
   const int algorithm_error = error_class(MPIX_ERRKIND_ALGORITHM);
-  try {
-    agreed(comm.global(), [&] {
-      if (choice.algorithm == nullptr)
-        throw Error(algorithm_error, "unknown Alltoallv algorithm '" + name + "' (from " + choice.reason +
-                                         "); registered: " + alltoallv_algorithm_names());
-      if (auto why = choice.algorithm->unsupported(args))
-        throw Error(algorithm_error, std::string("algorithm '") + name + "' cannot run these arguments: " + *why);
-    });
-  } catch (const Error& e) {
-    return fall_back(e, config, comm);
-  }
+  if (choice.algorithm == nullptr)
+    return fall_back(Error(algorithm_error, "unknown Alltoallv algorithm '" + name + "' (from " + choice.reason +
+                                                "); registered: " + alltoallv_algorithm_names()),
+                     config, *args.comm);
+  if (args.algorithm_refused)
+    return fall_back(Error(algorithm_error, "algorithm '" + name + "' cannot run these arguments " +
+                                                *args.algorithm_refused),
+                     config, *args.comm);
   return choice;
 }
 
@@ -66,7 +63,8 @@ std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shar
   const Config& config = Library::get().config();
   std::string name;
   const Choice requested = requested_algorithm(info, config, name);
-  AlltoallvArgs args = make_alltoallv_args(user, comm, name);
+  AlltoallvArgs args = make_alltoallv_args(
+      user, comm, {name, requested.algorithm ? requested.algorithm->unsupported : nullptr});
   args.window_pool = std::move(windows);
   const Choice choice = choose_algorithm(args, name, requested, config);
 

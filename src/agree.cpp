@@ -32,4 +32,11 @@ void agree_on_error(MPI_Comm comm, const std::optional<Error>& local) {
   throw Error(wire.code, "on rank " + std::to_string(first_failing) + ": " + wire.message);
 }
 
+std::string broadcast_text(const std::optional<std::string>& mine, int root, MPI_Comm comm) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  if (mine) std::memcpy(text, mine->data(), std::min(mine->size(), sizeof text - 1));
+  mpi_check(MPI_Bcast(text, static_cast<int>(sizeof text), MPI_CHAR, root, comm), "MPI_Bcast");
+  return text;
+}
+
 }  // namespace mpix

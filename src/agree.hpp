@@ -7,6 +7,7 @@
 
 #include <new>
 #include <optional>
+#include <string>
 
 #include "src/error.hpp"
 
@@ -15,6 +16,9 @@ namespace mpix {
 // Collective over comm. Returns if no rank passes an error; otherwise every
 // rank throws the error of the lowest failing rank, naming that rank.
 void agree_on_error(MPI_Comm comm, const std::optional<Error>& local);
+
+// Collective over comm: root's text (mine there) on every rank.
+std::string broadcast_text(const std::optional<std::string>& mine, int root, MPI_Comm comm);
 
 // Runs step on every rank of comm, then agrees on its outcome.
 template <class Step>

@@ -204,3 +204,36 @@ TEST_F(MpiTest, PaperEntryPointsRunFenceAndLock) {
   check_entry_point(alltoallv_rma_winfence_init, "fence");
   check_entry_point(alltoallv_rma_lock_init, "lock");
 }
+
+// The RMA algorithms move raw bytes, so they refuse a non-contiguous type.
+// When only one rank's type is (same type signature, another layout), every
+// rank must still take the same decision: fall back together (the default
+// MPIX_FALLBACK=warn), with the right data.
+TEST_F(MpiTest, AnAlgorithmUnsupportedOnOneRankFallsBackOnEveryRank) {
+  constexpr int k = 3;  // ints per peer
+  const int p = world_size(), rank = world_rank();
+  MPI_Datatype spaced = MPI_INT;  // rank 1: an int every 8 bytes
+  if (rank == 1) {
+    MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced);
+    MPI_Type_commit(&spaced);
+  }
+  const int stride = rank == 1 ? 2 : 1;
+  std::vector<int> counts(p, k), displs(p), send(static_cast<std::size_t>(p * k * stride)), recv(p * k, -1),
+      expected(p * k, -2);
+  for (int i = 0; i < p; ++i) displs[i] = i * k;
+  for (std::size_t i = 0; i < send.size(); ++i) send[i] = rank * 1000 + static_cast<int>(i);
+  MPI_Alltoallv(send.data(), counts.data(), displs.data(), spaced, expected.data(), counts.data(), displs.data(),
+                MPI_INT, MPI_COMM_WORLD);
+
+  ForcedAlgorithm forced("fence");
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoallv_init(send.data(), counts.data(), displs.data(), spaced, recv.data(), counts.data(),
+                                displs.data(), MPI_INT, forced.comm(), forced.info(), &request),
+            MPI_SUCCESS);
+  EXPECT_EQ(algorithm_of(request), "native_persistent");
+  ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_EQ(recv, expected);
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+  if (rank == 1) MPI_Type_free(&spaced);
+}
