@@ -26,7 +26,7 @@ std::uint64_t WindowPool::next_id() {
 
 void WindowPool::give_back(Entry entry) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (closed_) return;  // entry's window is freed as it goes out of scope
+  if (closed_ || !entry.window) return;  // entry's window is freed as it goes out of scope
   entries_.push_back(std::move(entry));
   if (entries_.size() <= capacity) return;
   Entry oldest = std::move(entries_.front());
