@@ -47,6 +47,7 @@ class RmaAlltoallv : public PersistentOperation {
 
   AlltoallvArgs args_;
   PutPlan plan_;
+  Path path_;
   std::vector<char> in_place_copy_;  // MPI_IN_PLACE: the send blocks, taken at Start
   const char* send_base_ = nullptr;
   WindowPool::Entry pooled_;

@@ -26,10 +26,7 @@ namespace mpix {
 struct PooledWindowKey {
   const void* base;
   MPI_Aint bytes;
-  NodePath node_path;
-  bool operator==(const PooledWindowKey& o) const {
-    return base == o.base && bytes == o.bytes && node_path == o.node_path;
-  }
+  bool operator==(const PooledWindowKey& o) const { return base == o.base && bytes == o.bytes; }
 };
 
 class WindowPool {
