@@ -24,12 +24,12 @@ std::string info_value(MPIX_Win* win, const char* key) {
   return flag ? value : "<unset>";
 }
 
-// The bound on an i-call's duration: 1 ms, or half the peer's delay when the
-// ranks outnumber the cores (a descheduled rank then takes milliseconds for
-// anything, but still far less than waiting for the late peer).
-double call_bound() {
-  return world_size() <= static_cast<int>(std::thread::hardware_concurrency()) ? 1e-3 : 25e-3;
-}
+// The bound on an i-call's duration: half the peer's 50 ms delay. CTest runs
+// suites side by side on 2 cores, where a descheduled rank takes a
+// millisecond or more for anything (seen: 1.7 ms), but still far less than
+// waiting for the late peer. The benchmark measures the real call time on a
+// quiet machine (bench_rma_mt's ifence case: ~7 us).
+double call_bound() { return 25e-3; }
 
 class WinSync : public MpiTest, public ::testing::WithParamInterface<WinKind> {};
 
