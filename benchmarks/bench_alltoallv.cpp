@@ -40,6 +40,12 @@ struct Options {
   std::exit(2);
 }
 
+[[noreturn]] void fail(const std::string& why) {
+  std::fprintf(stderr, "bench_alltoallv: %s\n", why.c_str());
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> parts;
   std::size_t start = 0;
@@ -107,7 +113,8 @@ class Buffer {
  public:
   Buffer(std::size_t bytes, bool mpix_memory) : bytes_(bytes) {
     if (mpix_memory) {
-      MPIX_Alloc_mem(static_cast<MPI_Aint>(bytes), nullptr, &data_);
+      if (MPIX_Alloc_mem(static_cast<MPI_Aint>(bytes), nullptr, &data_) != MPI_SUCCESS)
+        fail("MPIX_Alloc_mem of " + std::to_string(bytes) + " bytes failed");
     } else {
       heap_.resize(bytes);
       data_ = heap_.data();

@@ -117,8 +117,9 @@ def print_table(summary):
 
 
 def write_csv(summary, path):
-    fields = ["setting", "ranks", "scaling", "memory", "bytes_per_peer", "algorithm", "launches", "t_init_us", "t_init_first_us", "t_iter_us",
-              "t_iter_min_us", "t_iter_max_us", "ratio_to_native", "breakeven_n", "breakeven_n_first", "valid"]
+    fields = ["setting", "ranks", "scaling", "memory", "bytes_per_peer", "algorithm", "launches", "t_init_us",
+              "t_init_first_us", "t_iter_us", "t_iter_min_us", "t_iter_max_us", "ratio_to_native", "breakeven_n",
+              "breakeven_n_first", "valid"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()

@@ -8,10 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "rma/window_pool.hpp"
 #include "src/comm.hpp"
 
 namespace mpix {
+
+class WindowPool;
 
 struct AlltoallvUserArgs {
   const void* sendbuf;

@@ -401,10 +401,13 @@ void Window::start(const std::vector<int>& targets, int assert) {
 
 void Window::icomplete_begin() {
   activate();
-  const std::vector<int> targets = epoch_.pscw_targets();
-  epoch_.complete();
   std::lock_guard<std::mutex> lock(activation_mutex_);
+  // Taken before complete() clears them, without a copy (a persistent PSCW
+  // Alltoallv calls this every iteration); outside a start epoch they are
+  // empty, so a complete() that throws has added nothing.
+  const std::vector<int>& targets = epoch_.pscw_targets();
   completing_.insert(completing_.end(), targets.begin(), targets.end());
+  epoch_.complete();
   activating_.store(true, std::memory_order_release);
 }
 
@@ -450,13 +453,15 @@ void Window::complete() {
 
 void Window::iwait_begin(std::vector<MPI_Request>& receives) {
   // Exposure epochs do not wait for this process's pending access epochs.
-  const std::vector<int> origins = epoch_.pscw_origins();
+  // wait() clears the origins: kept in a member whose capacity is reused.
+  waited_origins_.assign(epoch_.pscw_origins().begin(), epoch_.pscw_origins().end());
   epoch_.wait();
-  receives.assign(origins.size() + post_sends_.size(), MPI_REQUEST_NULL);
-  for (std::size_t i = 0; i < origins.size(); ++i)
-    mpi_check(MPI_Irecv(nullptr, 0, MPI_BYTE, origins[i], tag_done, comm(), &receives[i]), "MPI_Irecv");
+  receives.assign(waited_origins_.size() + post_sends_.size(), MPI_REQUEST_NULL);
+  for (std::size_t i = 0; i < waited_origins_.size(); ++i)
+    mpi_check(MPI_Irecv(nullptr, 0, MPI_BYTE, waited_origins_[i], tag_done, comm(), &receives[i]), "MPI_Irecv");
   // The post tokens of this exposure epoch complete with it.
-  std::copy(post_sends_.begin(), post_sends_.end(), receives.begin() + static_cast<long>(origins.size()));
+  std::copy(post_sends_.begin(), post_sends_.end(),
+            receives.begin() + static_cast<long>(waited_origins_.size()));
   post_sends_.clear();
 }
 

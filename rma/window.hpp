@@ -178,6 +178,7 @@ class Window {
   std::atomic<bool> activating_{false};
   MPI_Request fence_barrier_ = MPI_REQUEST_NULL;
   std::vector<int> completing_;
+  std::vector<int> waited_origins_;
   std::vector<MPI_Request> complete_sends_;
   std::string paths_;
 };

@@ -55,7 +55,7 @@ const std::vector<VariableSpec> table = {
      [](std::string_view v, Config& c) { c.verbose = parse_int(v, 0, 2); }},
     {"MPIX_NODE_PATH", "enum", "auto", "auto|shm|cma|mpi",
      "How MPIX windows reach targets on the same node. auto: load/store for library memory "
-     "(MPIX_Win_allocate, MPIX_Alloc_mem under a memory handle), CMA (process_vm_writev) for "
+     "(MPIX_Win_allocate; MPIX_Alloc_mem memory under a created or memory-handle window), CMA (process_vm_writev) for "
      "user memory (created windows, memory-handle windows) from MPIX_CMA_MIN_BYTES up, MPI RMA "
      "otherwise. shm and cma force one where it can apply; mpi sends everything through MPI RMA.",
      [](std::string_view v, Config& c) { c.node_path = parse_node_path(v); }},
