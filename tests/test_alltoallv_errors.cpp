@@ -157,3 +157,26 @@ TEST_F(AlltoallvErrors, ErrorsAfterAnErrorStillWork) {
   expect_received(recv_);
   EXPECT_EQ(MPIX_Request_free(&request_), MPI_SUCCESS);
 }
+
+TEST_F(AlltoallvErrors, RefusalOnOneRankFollowsTheFallbackPolicyOnEveryRank) {
+  // Same type signature, another layout: the RMA algorithm refuses it on the
+  // culprit only. Registered plainly (warn) and under MPIX_FALLBACK=error and
+  // =silent; init only, the exchange itself is the oracle suite's.
+  MPI_Datatype spaced = MPI_DATATYPE_NULL;
+  MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced);
+  MPI_Type_commit(&spaced);
+  if (is_culprit()) sendtype_ = spaced;
+  MPIX_Info_set(info_, "mpix_alltoallv_algorithm", "fence");
+  if (mpix::Library::get().config().fallback == mpix::FallbackPolicy::error) {
+    expect_agreed_error(MPIX_ERR_ALGORITHM,
+                        "cannot run these arguments on rank " + std::to_string(last_rank()) + ": sendtype");
+  } else {
+    ASSERT_EQ(call(), MPI_SUCCESS);
+    char name[MPIX_MAX_OBJECT_NAME];
+    int len = 0;
+    MPIX_Request_get_algorithm(request_, name, &len);
+    EXPECT_EQ(std::string(name, len), "native_persistent");
+    EXPECT_EQ(MPIX_Request_free(&request_), MPI_SUCCESS);
+  }
+  MPI_Type_free(&spaced);
+}
