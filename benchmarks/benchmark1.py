@@ -94,6 +94,41 @@ def summarize(rows):
     return summary
 
 
+def selector_check(summary):
+    """auto against the best other algorithm measured in the same run, and
+    against native, at every point: the selector's acceptance criteria."""
+    points = defaultdict(dict)
+    for s in summary:
+        points[(s["setting"], s["ranks"], s["bytes_per_peer"])][s["algorithm"]] = s["t_iter_us"]
+    checks = []
+    for (setting, ranks, size), times in sorted(points.items()):
+        if "auto" not in times:
+            continue
+        others = {a: t for a, t in times.items() if a not in ("auto", "memcpy")}
+        best = min(others, key=others.get)
+        checks.append({"setting": setting, "ranks": ranks, "bytes_per_peer": size, "best": best,
+                       "t_best_us": others[best], "t_auto_us": times["auto"],
+                       "auto_to_best": times["auto"] / others[best],
+                       "auto_to_native": times["auto"] / times["native"] if "native" in times else float("nan")})
+    return checks
+
+
+def print_selector_check(checks):
+    if not checks:
+        return
+    print(f"\n# selector: auto against the best other algorithm of the same run, and against native")
+    print(f"{'setting':<17} {'ranks':>5} {'bytes/peer':>10} {'best':<18} {'T_best':>9} {'T_auto':>9} "
+          f"{'auto/best':>9} {'auto/native':>11}")
+    for c in checks:
+        print(f"{c['setting']:<17} {c['ranks']:>5} {human(c['bytes_per_peer']):>10} {c['best']:<18} "
+              f"{c['t_best_us']:>9.3f} {c['t_auto_us']:>9.3f} {c['auto_to_best']:>9.3f} {c['auto_to_native']:>11.3f}")
+    within = sum(c["auto_to_best"] <= 1.05 for c in checks)
+    not_slower = sum(c["auto_to_native"] <= 1.05 for c in checks)
+    print(f"# auto within 5% of the best at {within}/{len(checks)} points; "
+          f"at most 5% slower than native at {not_slower}/{len(checks)}; "
+          f"worst auto/best {max(c['auto_to_best'] for c in checks):.3f}")
+
+
 def human(size):
     for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
         if size >= scale and size % scale == 0:
@@ -145,8 +180,9 @@ def plot(summary, path, title):
                 label = f"{algorithm} ({ranks} ranks)"
                 xs = [s["bytes_per_peer"] for s in pts]
                 style = "--" if algorithm == "memcpy" else "-"
-                top.plot(xs, [s["t_iter_us"] for s in pts], style, marker="o", label=label)
-                bottom.plot(xs, [s["ratio_to_native"] for s in pts], style, marker="o", label=label)
+                width = 3 if algorithm == "auto" else 1.2
+                top.plot(xs, [s["t_iter_us"] for s in pts], style, marker="o", label=label, linewidth=width)
+                bottom.plot(xs, [s["ratio_to_native"] for s in pts], style, marker="o", label=label, linewidth=width)
         top.set(xscale="log", yscale="log", ylabel="time per iteration [us] (median)",
                 title=f"{title}\n{setting.replace('_', ' ')}, {rows[0]['memory']} memory")
         bottom.set(xscale="log", yscale="log", ylabel="ratio to native (lower is better)", xlabel="bytes per peer")
@@ -169,7 +205,14 @@ def main():
             rows += run_launches(args, ranks, args.outdir, setting)
     summary = summarize(rows)
     print_table(summary)
+    checks = selector_check(summary)
+    print_selector_check(checks)
     write_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))
+    if checks:
+        with open(os.path.join(args.outdir, "selector_check.csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(checks[0]))
+            w.writeheader()
+            w.writerows(checks)
     plot(summary, os.path.join(args.outdir, "benchmark1.png"), args.title)
     print(f"# wrote {args.outdir}/benchmark1.csv and {args.outdir}/benchmark1.png")
     if not all(s["valid"] for s in summary):

@@ -51,6 +51,9 @@ struct AlltoallvArgs {
   std::vector<MPI_Aint> block_at_target;
   std::optional<std::string> algorithm_refused;
   std::shared_ptr<WindowPool> window_pool;  // the communicator's windows kept for reuse
+  // The request's info value of mpix_expected_iterations, unparsed: only the
+  // selector reads it, and agrees on any error it finds.
+  std::optional<std::string> expected_iterations_hint;
 
   // Local checks and copies; throws an Error naming the bad argument.
   static AlltoallvArgs from_user(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm);

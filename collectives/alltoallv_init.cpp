@@ -66,6 +66,7 @@ std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shar
   AlltoallvArgs args = make_alltoallv_args(
       user, comm, {name, requested.algorithm ? requested.algorithm->unsupported : nullptr});
   args.window_pool = std::move(windows);
+  if (info) args.expected_iterations_hint = info->get(info_key_expected_iterations);
   const Choice choice = choose_algorithm(args, name, requested, config);
 
   std::unique_ptr<PersistentOperation> operation;

@@ -11,7 +11,8 @@
 namespace mpix {
 
 inline constexpr const char* info_key_alltoallv_algorithm = "mpix_alltoallv_algorithm";
-inline constexpr const char* default_alltoallv_algorithm = "native_persistent";
+inline constexpr const char* default_alltoallv_algorithm = "auto";
+inline constexpr const char* info_key_expected_iterations = "mpix_expected_iterations";
 
 // windows: the communicator's pool, where RMA algorithms find and leave
 // their windows.

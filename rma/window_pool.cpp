@@ -19,6 +19,11 @@ WindowPool::Entry WindowPool::take(const PooledWindowKey& key, MPI_Comm comm) {
   return taken;
 }
 
+bool WindowPool::holds(const PooledWindowKey& key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::any_of(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.key == key; });
+}
+
 std::uint64_t WindowPool::next_id() {
   std::lock_guard<std::mutex> lock(mutex_);
   return next_id_++;

@@ -42,6 +42,9 @@ class WindowPool {
   // Collective over comm: the pooled window for key if every rank has one
   // and it is the same window on all ranks; an empty entry otherwise.
   Entry take(const PooledWindowKey& key, MPI_Comm comm);
+  // Local: whether this rank's pool holds a window for key (the selector
+  // agrees on it before predicting an RMA init).
+  bool holds(const PooledWindowKey& key);
   // The id of a window created now (collectively, so ids match across ranks).
   std::uint64_t next_id();
   // Collective (called from request free): keeps the window, or frees it when

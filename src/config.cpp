@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <algorithm>
 #include <cstdlib>
 
 extern char** environ;
@@ -35,23 +36,40 @@ NodePath parse_node_path(std::string_view value) {
   throw std::invalid_argument("not one of auto|shm|cma|mpi");
 }
 
+std::vector<std::string> parse_list(std::string_view value) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t comma = std::min(value.find(',', start), value.size());
+    std::string_view item = value.substr(start, comma - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (!item.empty()) items.emplace_back(item);
+    start = comma + 1;
+  }
+  return items;
+}
+
 const std::vector<VariableSpec> table = {
     {"MPIX_ALLTOALLV_ALGORITHM", "string", "", "a registry name (see mpix_info)",
      "Forces the Alltoallv algorithm of every request, unless the request's info sets "
-     "mpix_alltoallv_algorithm. Empty: the library's default (native_persistent). An unknown "
-     "or unsupported name follows MPIX_FALLBACK.",
+     "mpix_alltoallv_algorithm. Empty or auto: the selector chooses per request (the default). "
+     "A forced name runs even if MPIX_ALLTOALLV_EXCLUDE lists it. An unknown or unsupported name "
+     "follows MPIX_FALLBACK.",
      [](std::string_view v, Config& c) { c.alltoallv_algorithm = std::string(v); }},
     {"MPIX_FALLBACK", "enum", "warn", "error|warn|silent",
      "What a request does when the forced algorithm is unknown or cannot run these arguments: "
      "error returns MPIX_ERR_ALGORITHM on every rank; warn prints a warning on rank 0 and uses "
-     "the default; silent uses the default.",
+     "the selector (auto); silent uses the selector.",
      [](std::string_view v, Config& c) { c.fallback = parse_fallback(v); }},
     {"MPIX_NODE_SIZE", "int", "0", "0 or a positive integer",
      "Emulates nodes of this many consecutive ranks inside each real node, so one machine can "
      "play several nodes; 0 uses the real shared-memory nodes.",
      [](std::string_view v, Config& c) { c.node_size = parse_int(v, 0, INT_MAX); }},
     {"MPIX_VERBOSE", "int", "0", "0|1|2",
-     "0 quiet; 1 rank 0 logs each request's algorithm and why; 2 also logs node layouts.",
+     "0 quiet; 1 rank 0 logs each request's algorithm and why: for auto, the agreed pattern summary, "
+     "every candidate's predicted T_init, T_iter and break-even, the choice, and each online check "
+     "or switch; 2 also logs node layouts.",
      [](std::string_view v, Config& c) { c.verbose = parse_int(v, 0, 2); }},
     {"MPIX_NODE_PATH", "enum", "auto", "auto|shm|cma|mpi",
      "How MPIX windows reach targets on the same node. auto: load/store for library memory "
@@ -68,6 +86,24 @@ const std::vector<VariableSpec> table = {
      "MPI windows per MPIX window created with mpi_win_scope=thread: each thread slot has its own, "
      "so a thread's flush waits only for its own operations on the MPI path.",
      [](std::string_view v, Config& c) { c.win_thread_slots = parse_int(v, 1, 64); }},
+    {"MPIX_ALLTOALLV_EXCLUDE", "list", "", "comma-separated registry names",
+     "Algorithms the selector (auto) never chooses, e.g. fence,lock. An unknown name makes "
+     "MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG on every rank. A forced algorithm is not affected.",
+     [](std::string_view v, Config& c) { c.alltoallv_exclude = parse_list(v); }},
+    {"MPIX_TUNING_FILE", "path", "", "a JSON file written by mpix_tune",
+     "Cost-model parameters for the selector, laid over the built-in ones (measured with mpix_tune "
+     "on the development machines: 2 ranks, one node and emulated off-node). A file that cannot be "
+     "read or parsed makes MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG, naming the file, line and key.",
+     [](std::string_view v, Config& c) { c.tuning_file = std::string(v); }},
+    {"MPIX_EXPECTED_ITERATIONS", "int", "1000", "a positive integer",
+     "How many times a request is expected to run, N in the break-even rule: the selector minimises "
+     "T_init + N * T_iter. The info key mpix_expected_iterations of a request overrides it.",
+     [](std::string_view v, Config& c) { c.expected_iterations = parse_int(v, 1, INT_MAX); }},
+    {"MPIX_ALLTOALLV_PROBE", "int", "8", "0..1000",
+     "Online refinement of auto: iterations timed (after 2 untimed) before the request checks the "
+     "prediction and, if the measured time contradicts it by more than 25% and the remaining "
+     "expected iterations repay a re-init, switches algorithm on every rank. 0 turns it off.",
+     [](std::string_view v, Config& c) { c.alltoallv_probe = parse_int(v, 0, 1000); }},
 };
 
 }  // namespace

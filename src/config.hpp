@@ -21,6 +21,10 @@ struct Config {
   NodePath node_path = NodePath::automatic;
   long cma_min_bytes = 131072;
   int win_thread_slots = 4;
+  std::vector<std::string> alltoallv_exclude;  // registry names the selector never chooses
+  std::string tuning_file;                      // empty: the built-in parameters
+  long expected_iterations = 1000;
+  int alltoallv_probe = 8;  // iterations timed before the online check; 0: no online refinement
 };
 
 // Parsing failures name the variable, the value and what is accepted.

@@ -16,6 +16,11 @@ std::unique_ptr<Request> Request::started(std::shared_ptr<const Comm> comm, std:
   return r;
 }
 
+std::string Request::algorithm() const {
+  const char* running = operation_->running_algorithm();
+  return running != nullptr ? running : algorithm_;
+}
+
 void Request::start() {
   if (!restartable_) throw Error(MPI_ERR_REQUEST, "request of a nonblocking RMA call cannot be restarted");
   if (active_) throw Error(MPI_ERR_REQUEST, "request is already active (started and not yet completed)");

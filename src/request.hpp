@@ -18,6 +18,9 @@ class PersistentOperation {
   // Makes progress; true once the operation is complete.
   virtual bool test() = 0;
   virtual void wait() = 0;
+  // The registry name of what runs now, when the operation chooses it
+  // itself (auto); nullptr: the name the request was made with.
+  virtual const char* running_algorithm() const { return nullptr; }
 };
 
 class Request {
@@ -34,7 +37,7 @@ class Request {
   void wait();   // returns at once when inactive
 
   bool active() const { return active_; }
-  const std::string& algorithm() const { return algorithm_; }
+  std::string algorithm() const;
   const Comm& comm() const { return *comm_; }
 
  private:

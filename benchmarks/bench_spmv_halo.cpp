@@ -1,0 +1,185 @@
+// Benchmark 2 (paper §5.1), one launch: the SpMV halo exchange of each
+// SuiteSparse matrix given, row-partitioned over the ranks, as a persistent
+// Alltoallv. Every competitor in the same run, interleaved inside each
+// repeat; per matrix and competitor: T_init (the median is a re-init over the
+// same buffers, the first repeat a first init on a fresh communicator),
+// per-iteration time (barrier, max over ranks, median of repeats), the data
+// validated after timing, and what auto ran. benchmark2.py runs several
+// launches and reports the medians, tables and plots.
+#include <mpix/mpix.h>
+
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "benchmarks/halo_exchange.hpp"
+#include "benchmarks/sparse_pattern.hpp"
+#include "collectives/registry.hpp"
+#include "tools/alltoallv_timing.hpp"
+
+namespace {
+
+using namespace mpix_timing;
+
+struct Options {
+  std::vector<std::string> matrices;
+  std::vector<std::string> competitors;
+  int repeats = 5;
+  int iterations = 1000;
+  std::string csv;
+  std::string counts_dir;  // per matrix: the bytes each rank sends each rank
+};
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "bench_spmv_halo: %s\n"
+               "usage: bench_spmv_halo [--algorithms a,b,...] [--repeats R] [--iterations N] [--csv FILE]\n"
+               "                       [--counts-dir DIR] MATRIX.mtx...\n",
+               why);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (const auto* a : mpix::alltoallv_algorithms()) o.competitors.emplace_back(a->name);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--", 0) != 0) {
+      o.matrices.push_back(arg);
+      continue;
+    }
+    if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
+    const std::string value = argv[++i];
+    if (arg == "--algorithms") {
+      o.competitors.clear();
+      std::size_t start = 0;
+      while (start < value.size()) {
+        const std::size_t comma = std::min(value.find(',', start), value.size());
+        o.competitors.push_back(value.substr(start, comma - start));
+        start = comma + 1;
+      }
+    } else if (arg == "--repeats") {
+      o.repeats = std::stoi(value);
+    } else if (arg == "--iterations") {
+      o.iterations = std::stoi(value);
+    } else if (arg == "--csv") {
+      o.csv = value;
+    } else if (arg == "--counts-dir") {
+      o.counts_dir = value;
+    } else {
+      usage(("unknown option " + arg).c_str());
+    }
+  }
+  if (o.matrices.empty()) usage("no matrix given");
+  if (o.repeats < 1 || o.iterations < 1) usage("--repeats and --iterations must be at least 1");
+  for (const auto& c : o.competitors)
+    if (mpix::find_alltoallv_algorithm(c) == nullptr)
+      usage(("unknown algorithm " + c + "; registered: " + mpix::alltoallv_algorithm_names()).c_str());
+  return o;
+}
+
+std::string stem(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = name.rfind(".mtx");
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+long max_long_over_ranks(long v) {
+  MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return v;
+}
+
+// Rank 0 writes the matrix of bytes sent from each rank (row) to each rank.
+void write_counts(const HaloExchange& halo, int size, const std::string& path) {
+  std::vector<int> all(static_cast<std::size_t>(size) * size);
+  MPI_Gather(halo.sendcounts(), size, MPI_INT, all.data(), size, MPI_INT, 0, MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return;
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) fail("bench_spmv_halo: cannot write " + path);
+  for (int src = 0; src < size; ++src)
+    for (int dst = 0; dst < size; ++dst)
+      std::fprintf(f, "%ld%c", static_cast<long>(all[src * size + dst]) * 8, dst + 1 < size ? ',' : '\n');
+  std::fclose(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Options options = parse(argc, argv);
+  MPIX_Comm* comm = nullptr;
+  MPIX_Comm_init(&comm, MPI_COMM_WORLD);
+
+  std::FILE* csv = nullptr;
+  if (rank == 0 && !options.csv.empty()) {
+    csv = std::fopen(options.csv.c_str(), "w");
+    if (csv == nullptr) usage(("cannot write " + options.csv).c_str());
+    std::fprintf(csv, "matrix,ranks,rows,cols,nonzeros,bytes_max,bytes_total,targets_max,sources_max,algorithm,"
+                      "iterations,repeats,t_init_us,t_init_first_us,t_iter_us,valid,ran\n");
+  }
+  if (rank == 0)
+    std::printf("%-16s %10s %8s %-18s %12s %12s %s\n", "matrix", "bytes_max", "targets", "algorithm", "T_init[us]",
+                "T_iter[us]", "valid (ran)");
+
+  bool all_valid = true;
+  for (const std::string& path : options.matrices) {
+    SparsePattern matrix;
+    try {
+      matrix = SparsePattern::read(path);
+    } catch (const std::runtime_error& e) {
+      fail(std::string("bench_spmv_halo: ") + e.what());
+    }
+    const HaloExchange halo(matrix, options.iterations, true);
+    const std::string name = stem(path);
+    if (!options.counts_dir.empty()) write_counts(halo, size, options.counts_dir + "/counts_" + name + ".csv");
+    const long bytes_max = max_long_over_ranks(std::max(halo.bytes_sent(), halo.bytes_received()));
+    long bytes_total = halo.bytes_sent();
+    MPI_Allreduce(MPI_IN_PLACE, &bytes_total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    const long targets = max_long_over_ranks(halo.targets()), sources = max_long_over_ranks(halo.sources());
+
+    std::vector<std::vector<Sample>> samples(options.competitors.size());
+    for (int r = 0; r < options.repeats; ++r) {
+      for (std::size_t c = 0; c < options.competitors.size(); ++c) {
+        MPIX_Comm* fresh = nullptr;
+        if (r == 0) MPIX_Comm_init(&fresh, MPI_COMM_WORLD);
+        samples[c].push_back(run_algorithm(halo, options.competitors[c], r == 0 ? fresh : comm,
+                                           halo.warmup() + halo.iterations()));
+        if (r == 0) MPIX_Comm_free(&fresh);
+      }
+    }
+    for (std::size_t c = 0; c < options.competitors.size(); ++c) {
+      std::vector<double> init, iter;
+      bool valid = true;
+      std::string ran;
+      for (const Sample& s : samples[c]) {
+        init.push_back(s.init * 1e6);
+        iter.push_back(s.iteration * 1e6);
+        valid = valid && s.valid;
+        if (s.ran != options.competitors[c] && ran.find(s.ran) == std::string::npos)
+          ran += (ran.empty() ? "" : "|") + s.ran;
+      }
+      all_valid = all_valid && valid;
+      if (rank != 0) continue;
+      const char* algorithm = options.competitors[c].c_str();
+      std::printf("%-16s %10ld %8ld %-18s %12.2f %12.3f %s %s\n", name.c_str(), bytes_max, targets, algorithm,
+                  median(init), median(iter), valid ? "ok" : "WRONG DATA", ran.c_str());
+      if (csv)
+        std::fprintf(csv, "%s,%d,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%s,%d,%d,%.3f,%.3f,%.4f,%d,%s\n", name.c_str(), size,
+                     matrix.rows, matrix.cols, matrix.nonzeros(), bytes_max, bytes_total, targets, sources,
+                     algorithm, halo.iterations(), options.repeats, median(init), init.front(), median(iter),
+                     valid ? 1 : 0, ran.c_str());
+    }
+  }
+  if (csv) std::fclose(csv);
+  MPIX_Comm_free(&comm);
+  MPI_Finalize();
+  return all_valid ? 0 : 1;
+}

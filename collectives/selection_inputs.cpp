@@ -1,0 +1,174 @@
+#include "collectives/selection_inputs.hpp"
+
+#include <mpix/mpix.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+
+#include "collectives/put_plan.hpp"
+#include "rma/node_memory.hpp"
+#include "rma/window_pool.hpp"
+#include "selector/tuning_file.hpp"
+#include "src/agree.hpp"
+#include "src/library.hpp"
+
+namespace mpix {
+
+namespace {
+
+// The parameters of this process, freed with the library at MPI_Finalize.
+class TuningStore final : public Resource {
+ public:
+  explicit TuningStore(const Config& config) {
+    try {
+      parameters = builtin_tuning();
+      if (!config.tuning_file.empty()) parameters = read_tuning_file(config.tuning_file, parameters);
+      fingerprint = tuning_fingerprint(parameters);
+    } catch (const TuningFileError& e) {
+      error.emplace(error_class(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());
+    }
+  }
+  ~TuningStore() override {
+    std::lock_guard<std::mutex> lock(mutex);
+    instance = nullptr;
+  }
+
+  static inline std::mutex mutex;
+  static inline TuningStore* instance = nullptr;
+  TuningParameters parameters;
+  std::uint64_t fingerprint = 0;
+  std::optional<Error> error;
+};
+
+const TuningStore& tuning_store() {
+  Library& library = Library::get();
+  std::lock_guard<std::mutex> lock(TuningStore::mutex);
+  if (TuningStore::instance == nullptr)
+    TuningStore::instance = library.adopt(std::make_unique<TuningStore>(library.config()));
+  if (TuningStore::instance->error) throw *TuningStore::instance->error;
+  return *TuningStore::instance;
+}
+
+long parse_expected_iterations(const std::optional<std::string>& hint, long otherwise) {
+  if (!hint) return otherwise;
+  char* end = nullptr;
+  const long value = std::strtol(hint->c_str(), &end, 10);
+  if (hint->empty() || *end != '\0' || value < 1)
+    throw Error(MPI_ERR_INFO_VALUE, "info key mpix_expected_iterations = '" + *hint +
+                                        "' is not a positive integer");
+  return value;
+}
+
+void check_excluded_names(const Config& config, const std::vector<const AlltoallvAlgorithm*>& candidates) {
+  for (const std::string& name : config.alltoallv_exclude) {
+    const bool known = std::any_of(candidates.begin(), candidates.end(),
+                                   [&](const AlltoallvAlgorithm* row) { return name == row->name; });
+    if (!known) {
+      std::string names;
+      for (const AlltoallvAlgorithm* row : candidates) names += (names.empty() ? "" : ", ") + std::string(row->name);
+      throw Error(error_class(MPIX_ERRKIND_CONFIG),
+                  "MPIX_ALLTOALLV_EXCLUDE names '" + name + "', which is not a candidate of auto (" + names + ")");
+    }
+  }
+}
+
+// This rank's share of the summary: maxima over ranks once reduced.
+struct LocalPattern {
+  std::int64_t node_bytes = 0, net_bytes = 0, node_messages = 0, net_messages = 0, max_peer_bytes = 0;
+};
+
+LocalPattern local_pattern(const AlltoallvArgs& args) {
+  const Comm& comm = *args.comm;
+  std::int64_t sent[2] = {0, 0}, received[2] = {0, 0}, targets[2] = {0, 0}, sources[2] = {0, 0};
+  LocalPattern p;
+  // The block to itself is a local copy, about the same in every algorithm
+  // (and left out of the calibration too).
+  for (int peer = 0; peer < comm.size(); ++peer) {
+    if (peer == comm.rank()) continue;
+    const int off_node = comm.same_node(peer) ? 0 : 1;
+    const std::int64_t out = args.send_bytes(peer), in = args.recv_bytes(peer);
+    sent[off_node] += out;
+    received[off_node] += in;
+    targets[off_node] += out > 0;
+    sources[off_node] += in > 0;
+    p.max_peer_bytes = std::max({p.max_peer_bytes, out, in});
+  }
+  p.node_bytes = std::max(sent[0], received[0]);
+  p.net_bytes = std::max(sent[1], received[1]);
+  p.node_messages = std::max(targets[0], sources[0]);
+  p.net_messages = std::max(targets[1], sources[1]);
+  return p;
+}
+
+bool receive_buffer_shared(const AlltoallvArgs& args, MPI_Aint window_bytes, const Config& config) {
+  if (window_bytes == 0) return true;  // receives nothing: no direct copy to pay for
+  if (config.node_path == NodePath::mpi || config.node_path == NodePath::cma) return false;
+  return NodeMemory::get().locate(args.recvbuf, static_cast<std::size_t>(window_bytes)).fd >= 0;
+}
+
+}  // namespace
+
+const TuningParameters& tuning_parameters() { return tuning_store().parameters; }
+
+SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& config,
+                                       const std::vector<const AlltoallvAlgorithm*>& candidates) {
+  const Comm& comm = *args.comm;
+  const std::size_t n = candidates.size();
+  // One MPI_MAX reduction carries everything; a minimum travels negated.
+  enum Field { node_bytes, net_bytes, node_messages, net_messages, max_peer_bytes, foreign_memory, not_pooled,
+               expected, fingerprint, minus_fingerprint, failed, fields };
+  std::vector<std::int64_t> values(fields + 2 * n, 0);
+  std::optional<Error> local_error;
+  try {
+    check_excluded_names(config, candidates);
+    values[expected] = parse_expected_iterations(args.expected_iterations_hint, config.expected_iterations);
+    const std::int64_t mine = static_cast<std::int64_t>(tuning_store().fingerprint >> 1);
+    values[fingerprint] = mine;
+    values[minus_fingerprint] = -mine;
+    const LocalPattern p = local_pattern(args);
+    values[node_bytes] = p.node_bytes;
+    values[net_bytes] = p.net_bytes;
+    values[node_messages] = p.node_messages;
+    values[net_messages] = p.net_messages;
+    values[max_peer_bytes] = p.max_peer_bytes;
+    const MPI_Aint window_bytes = PutPlan::make(args).window_bytes;
+    values[foreign_memory] = receive_buffer_shared(args, window_bytes, config) ? 0 : 1;
+    values[not_pooled] = args.window_pool->holds({args.recvbuf, window_bytes}) ? 0 : 1;
+    for (std::size_t i = 0; i < n; ++i) {
+      const AlltoallvAlgorithm& row = *candidates[i];
+      values[fields + 2 * i] = row.unsupported(args) ? 1 : 0;
+      values[fields + 2 * i + 1] =
+          std::count(config.alltoallv_exclude.begin(), config.alltoallv_exclude.end(), row.name) > 0;
+    }
+  } catch (const Error& e) {
+    local_error = e;
+    values[failed] = 1;
+  }
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT64_T, MPI_MAX,
+                          comm.global()),
+            "MPI_Allreduce");
+  if (values[failed]) agree_on_error(comm.global(), local_error);  // throws on every rank
+  if (values[fingerprint] != -values[minus_fingerprint])
+    throw Error(error_class(MPIX_ERRKIND_CONFIG),
+                "the ranks' tuning parameters differ (MPIX_TUNING_FILE must name the same file on every rank)");
+
+  SelectionInputs inputs;
+  PatternSummary& s = inputs.pattern;
+  s.ranks = comm.size();
+  s.nodes = comm.num_nodes();
+  s.node_bytes = values[node_bytes];
+  s.net_bytes = values[net_bytes];
+  s.node_messages = values[node_messages];
+  s.net_messages = values[net_messages];
+  s.max_peer_bytes = values[max_peer_bytes];
+  s.library_memory = values[foreign_memory] == 0;
+  inputs.window_pooled = values[not_pooled] == 0;
+  inputs.expected_iterations = static_cast<long>(values[expected]);
+  for (std::size_t i = 0; i < n; ++i)
+    inputs.candidates.push_back({candidates[i]->name, values[fields + 2 * i] != 0, values[fields + 2 * i + 1] != 0});
+  return inputs;
+}
+
+}  // namespace mpix

@@ -1,0 +1,26 @@
+// What auto hands the selector: the pattern summary, the expected number of
+// iterations, and which candidates may run, all agreed by one MPI_Allreduce
+// so that every rank selects from the same numbers.
+#pragma once
+
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+#include "selector/selector.hpp"
+#include "src/config.hpp"
+
+namespace mpix {
+
+// The parameters the selector uses in this process: the built-in ones with
+// MPIX_TUNING_FILE laid over them, read once; throws Error(MPIX_ERR_CONFIG)
+// naming the file, line and key when the file is bad.
+const TuningParameters& tuning_parameters();
+
+// Collective over args.comm. candidates: the registry rows auto may choose.
+// Throws the same Error on every rank when a rank's input is bad (an unknown
+// name in MPIX_ALLTOALLV_EXCLUDE, a bad mpix_expected_iterations) or the
+// ranks' tuning parameters differ.
+SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& config,
+                                       const std::vector<const AlltoallvAlgorithm*>& candidates);
+
+}  // namespace mpix

@@ -1,0 +1,73 @@
+// The break-even rule as a pure function: agreed inputs and measured
+// parameters in, the algorithm that minimises T_init + N * T_iter out, with
+// every candidate's predicted costs and the reason in words. No MPI: the
+// unit tests call it directly, and every rank computes the same answer from
+// the same inputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "selector/cost_model.hpp"
+#include "selector/pattern_summary.hpp"
+
+namespace mpix {
+
+struct CandidateState {
+  std::string name;
+  bool refused = false;   // cannot run these arguments on some rank
+  bool excluded = false;  // named in MPIX_ALLTOALLV_EXCLUDE
+};
+
+struct SelectionInputs {
+  PatternSummary pattern;
+  long expected_iterations = 1000;
+  bool window_pooled = false;  // RMA candidates find their window in the pool
+  std::vector<CandidateState> candidates;
+};
+
+struct CandidatePrediction {
+  std::string name;
+  bool eligible = false;
+  std::string why_not;  // when not eligible
+  CostPrediction cost;
+  double total_us = 0;  // t_init + N * t_iter
+};
+
+struct Selection {
+  int chosen = -1;  // index into candidates and predictions
+  std::vector<CandidatePrediction> predictions;
+  std::string reason;
+
+  const CandidatePrediction& choice() const { return predictions.at(static_cast<std::size_t>(chosen)); }
+};
+
+// Throws std::invalid_argument when no candidate is eligible.
+Selection select_algorithm(const SelectionInputs& inputs, const TuningParameters& parameters);
+
+// The break-even iteration count of running candidate `over` instead of
+// `baseline`: the N from which init(over) + N iter(over) is the cheaper;
+// negative when never, 0 when from the first iteration.
+double breakeven_iterations(const CostPrediction& over, const CostPrediction& baseline);
+
+// Online refinement, after the running algorithm's first iterations were
+// timed (measured_us[i] > 0 for each algorithm timed so far, all ranks
+// agreed). First check (previous < 0): when the running algorithm is slower
+// than predicted by more than `tolerance` (relative), it tries the candidate
+// predicted cheapest over the remaining iterations, if the predicted saving
+// repays trying it and coming back. The model's error is often common to all
+// algorithms (a machine slower than when it was calibrated), so a trial's
+// verdict comes from two measurements taken back to back: the second check
+// (previous >= 0) keeps whichever of the two measured faster.
+struct Refinement {
+  int switch_to = -1;  // -1: keep the running algorithm
+  std::string reason;
+};
+
+Refinement refine_selection(const Selection& selection, int running, int previous,
+                            const std::vector<double>& measured_us, long remaining_iterations, double tolerance);
+
+// One line per candidate, for MPIX_VERBOSE.
+std::string describe_selection(const SelectionInputs& inputs, const Selection& selection);
+
+}  // namespace mpix

@@ -1,0 +1,188 @@
+// Timing one uniform Alltoallv per competitor, shared by bench_alltoallv
+// (Benchmark 1) and mpix_tune (which fits the selector's parameters to the
+// same measurements): buffers, counts, warm-up, barrier, MPI_Wtime, the max
+// over ranks, validation after timing.
+#pragma once
+
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace mpix_timing {
+
+[[noreturn]] inline void fail(const std::string& why) {
+  std::fprintf(stderr, "%s\n", why.c_str());
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::exit(1);
+}
+
+inline double max_over_ranks(double t) {
+  MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return t;
+}
+
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+inline unsigned char pattern_byte(int src, int dst, long i) { return static_cast<unsigned char>(src * 31 + dst * 7 + i); }
+
+// A send or receive buffer: from MPIX_Alloc_mem (node peers can map it, so
+// on-node copies go straight into it) or from the C++ heap (CMA or MPI).
+class Buffer {
+ public:
+  Buffer(std::size_t bytes, bool mpix_memory) : bytes_(bytes) {
+    if (mpix_memory) {
+      if (MPIX_Alloc_mem(static_cast<MPI_Aint>(bytes), nullptr, &data_) != MPI_SUCCESS)
+        fail("MPIX_Alloc_mem of " + std::to_string(bytes) + " bytes failed");
+    } else {
+      heap_.resize(bytes);
+      data_ = heap_.data();
+    }
+  }
+  ~Buffer() {
+    if (heap_.empty()) MPIX_Free_mem(data_);
+  }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  unsigned char* data() const { return data_; }
+  unsigned char& operator[](std::size_t i) const { return data_[i]; }
+  void fill(unsigned char value) const { std::memset(data_, value, bytes_); }
+
+ private:
+  std::size_t bytes_;
+  std::vector<unsigned char> heap_;
+  unsigned char* data_ = nullptr;
+};
+
+struct Sample {
+  double init = 0, iteration = 0;
+  bool valid = true;
+  std::string ran;  // the algorithm the request ran at the end (auto's choice)
+};
+
+// One Alltoallv to time: buffers, counts and displacements (in elements of
+// type), how often, and how to check what arrived.
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  virtual void* send() const = 0;
+  virtual void* recv() const = 0;
+  virtual const int* sendcounts() const = 0;
+  virtual const int* sdispls() const = 0;
+  virtual const int* recvcounts() const = 0;
+  virtual const int* rdispls() const = 0;
+  virtual MPI_Datatype type() const = 0;
+  virtual int iterations() const = 0;
+  virtual int warmup() const = 0;
+  virtual void clear_recv() const = 0;
+  virtual bool received_correctly() const = 0;
+};
+
+// One point of the uniform sweep: b bytes per peer, counts in bytes; with
+// to_self false, no block to the rank itself (a halo exchange's shape).
+class Point final : public Exchange {
+ public:
+  Point(long bytes_per_peer, int iterations_override, bool mpix_memory, int rank, int size, bool to_self = true)
+      : per_peer_(bytes_per_peer),
+        rank_(rank),
+        size_(size),
+        send_(std::max<long>(per_peer_ * size, 1), mpix_memory),
+        recv_(std::max<long>(per_peer_ * size, 1), mpix_memory) {
+    const long total = per_peer_ * size;
+    // About 64 MiB moved per rank and timed block, within [30, 2000] iterations.
+    iterations_ = iterations_override > 0
+                      ? iterations_override
+                      : static_cast<int>(std::clamp<long>((64L << 20) / std::max<long>(total, 1), 30, 2000));
+    warmup_ = std::max(3, iterations_ / 10);
+    counts_.assign(size, static_cast<int>(per_peer_));
+    if (!to_self) counts_[rank] = 0;
+    displs_.resize(size);
+    for (int p = 0; p < size; ++p) displs_[p] = static_cast<int>(p * per_peer_);
+    for (int p = 0; p < size; ++p)
+      for (long i = 0; i < per_peer_; ++i) send_[p * per_peer_ + i] = pattern_byte(rank, p, i);
+  }
+
+  long per_peer() const { return per_peer_; }
+  void* send() const override { return send_.data(); }
+  void* recv() const override { return recv_.data(); }
+  const int* sendcounts() const override { return counts_.data(); }
+  const int* sdispls() const override { return displs_.data(); }
+  const int* recvcounts() const override { return counts_.data(); }
+  const int* rdispls() const override { return displs_.data(); }
+  MPI_Datatype type() const override { return MPI_BYTE; }
+  int iterations() const override { return iterations_; }
+  int warmup() const override { return warmup_; }
+  void clear_recv() const override { recv_.fill(0xA5); }
+  bool received_correctly() const override {
+    for (int src = 0; src < size_; ++src)
+      for (long i = 0; i < counts_[src]; ++i)
+        if (recv_[src * per_peer_ + i] != pattern_byte(src, rank_, i)) return false;
+    return true;
+  }
+
+ private:
+  long per_peer_;
+  int rank_, size_;
+  int iterations_ = 0, warmup_ = 0;
+  std::vector<int> counts_, displs_;
+  Buffer send_, recv_;
+};
+
+// expected_iterations > 0: passed as the mpix_expected_iterations hint (what
+// auto's break-even rule needs to know).
+inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Comm* comm,
+                            long expected_iterations = 0) {
+  Sample s;
+  MPIX_Info* info = nullptr;
+  MPIX_Info_init(&info);
+  MPIX_Info_set(info, "mpix_alltoallv_algorithm", name.c_str());
+  if (expected_iterations > 0)
+    MPIX_Info_set(info, "mpix_expected_iterations", std::to_string(expected_iterations).c_str());
+  x.clear_recv();
+  MPIX_Request* request = nullptr;
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  if (MPIX_Alltoallv_init(x.send(), x.sendcounts(), x.sdispls(), x.type(), x.recv(), x.recvcounts(), x.rdispls(),
+                          x.type(), comm, info, &request) != MPI_SUCCESS)
+    fail("MPIX_Alltoallv_init failed for " + name);
+  const double init = MPI_Wtime() - t0;
+
+  for (int i = 0; i < x.warmup(); ++i) {
+    MPIX_Start(request);
+    MPIX_Wait(request, MPI_STATUS_IGNORE);
+  }
+  x.clear_recv();
+  MPI_Barrier(MPI_COMM_WORLD);
+  t0 = MPI_Wtime();
+  for (int i = 0; i < x.iterations(); ++i) {
+    MPIX_Start(request);
+    MPIX_Wait(request, MPI_STATUS_IGNORE);
+  }
+  s.iteration = max_over_ranks((MPI_Wtime() - t0) / x.iterations());
+  int valid = x.received_correctly();
+  char ran[MPIX_MAX_OBJECT_NAME];
+  int length = 0;
+  MPIX_Request_get_algorithm(request, ran, &length);
+  s.ran.assign(ran, static_cast<std::size_t>(length));
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  t0 = MPI_Wtime();
+  MPIX_Request_free(&request);
+  s.init = max_over_ranks(init + MPI_Wtime() - t0);
+  MPIX_Info_free(&info);
+  MPI_Allreduce(MPI_IN_PLACE, &valid, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  s.valid = valid != 0;
+  return s;
+}
+
+}  // namespace mpix_timing

@@ -1,0 +1,251 @@
+// mpix_tune: measures the selector's cost-model parameters on this machine
+// and writes them as a tuning file for MPIX_TUNING_FILE.
+//
+//   mpiexec -n 2 mpix_tune --output tuning.json                  # one node
+//   MPIX_NODE_SIZE=1 MPIX_TUNING_FILE=tuning.json \
+//     mpiexec -n 2 mpix_tune --output tuning.json                # across nodes
+//
+// The ranks' layout decides what is measured: on one node, the fixed costs
+// of one node and the on-node message curves (MPIX_Alloc_mem and heap
+// receive buffers); across nodes (one rank per node, or MPIX_NODE_SIZE=1),
+// the fixed costs of several nodes and the off-node curve. Everything else
+// keeps the values the library uses now (built-in, or MPIX_TUNING_FILE), so
+// two runs build a complete file.
+//
+// Per algorithm and size: a uniform Alltoallv of b bytes per peer, timed like
+// Benchmark 1 (warm-up, barrier, max over ranks, median of repeats, data
+// validated), without a block to the rank itself (as in a halo exchange; a
+// copy to itself costs every algorithm about the same). sync_us is the time
+// at b = 0; a message of b bytes costs (T(b) - T(0) - on-node share) / messages.
+#include <mpix/mpix.h>
+
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "collectives/alltoallv_init.hpp"
+#include "collectives/registry.hpp"
+#include "collectives/selection_inputs.hpp"
+#include "selector/tuning_file.hpp"
+#include "src/comm.hpp"
+#include "src/library.hpp"
+#include "tools/alltoallv_timing.hpp"
+
+namespace {
+
+using namespace mpix_timing;
+
+struct Options {
+  std::string output = "mpix_tuning.json";
+  std::vector<long> sizes = {8, 64, 512, 1024, 4096, 8192, 16384, 32768, 65536, 262144, 1048576, 2097152};
+  int repeats = 5;
+  long init_bytes = 4096;  // per peer, for the init costs
+  std::string source;      // replaces the file's "source" text; empty: appends what was measured
+};
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "mpix_tune: %s\n"
+               "usage: mpiexec -n P mpix_tune [--output FILE] [--sizes B,B,...] [--repeats R] [--source TEXT]\n",
+               why);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
+    const std::string value = argv[++i];
+    if (arg == "--output") {
+      o.output = value;
+    } else if (arg == "--sizes") {
+      o.sizes.clear();
+      std::size_t start = 0;
+      while (start < value.size()) {
+        const std::size_t comma = std::min(value.find(',', start), value.size());
+        o.sizes.push_back(std::stol(value.substr(start, comma - start)));
+        start = comma + 1;
+      }
+    } else if (arg == "--source") {
+      o.source = value;
+    } else if (arg == "--repeats") {
+      o.repeats = std::stoi(value);
+    } else {
+      usage(("unknown option " + arg).c_str());
+    }
+  }
+  if (o.repeats < 1) usage("--repeats must be at least 1");
+  for (std::size_t i = 0; i < o.sizes.size(); ++i)
+    if (o.sizes[i] < 1 || (i > 0 && o.sizes[i] <= o.sizes[i - 1])) usage("--sizes must be increasing and >= 1");
+  return o;
+}
+
+struct Layout {
+  int rank = 0, size = 0;
+  int node_messages = 0, net_messages = 0;  // peers of one rank, on its node and off it
+  bool multi_node = false;
+};
+
+class Tuner {
+ public:
+  Tuner(const Options& options, const Layout& layout, MPIX_Comm* comm, std::vector<std::string> algorithms)
+      : options_(options), layout_(layout), comm_(comm), algorithms_(std::move(algorithms)) {}
+
+  // T_iter (us) of every algorithm at b bytes per peer, median over repeats;
+  // the algorithms take turns inside each repeat, so that a drift of the
+  // machine hits all of them alike.
+  std::vector<double> iteration_us(long bytes, bool mpix_memory) {
+    Point pt(bytes, 0, mpix_memory, layout_.rank, layout_.size, false);
+    std::vector<std::vector<double>> t(algorithms_.size());
+    for (int r = 0; r < options_.repeats; ++r)
+      for (std::size_t a = 0; a < algorithms_.size(); ++a) {
+        const Sample s = run_algorithm(pt, algorithms_[a], comm_);
+        if (!s.valid)
+          fail("mpix_tune: " + algorithms_[a] + " delivered wrong data at " + std::to_string(bytes) + " B");
+        t[a].push_back(s.iteration * 1e6);
+      }
+    std::vector<double> medians;
+    for (const auto& samples : t) medians.push_back(median(samples));
+    return medians;
+  }
+
+  // Init + free of every algorithm: on a fresh communicator (nothing
+  // pooled), and again on one whose pool holds the window.
+  std::vector<mpix::FixedCosts> init_costs() {
+    Point pt(options_.init_bytes, 30, true, layout_.rank, layout_.size, false);
+    std::vector<std::vector<double>> first(algorithms_.size()), again(algorithms_.size());
+    for (int r = 0; r < options_.repeats; ++r)
+      for (std::size_t a = 0; a < algorithms_.size(); ++a) {
+        MPIX_Comm* fresh = nullptr;
+        MPIX_Comm_init(&fresh, MPI_COMM_WORLD);
+        first[a].push_back(run_algorithm(pt, algorithms_[a], fresh).init * 1e6);
+        again[a].push_back(run_algorithm(pt, algorithms_[a], fresh).init * 1e6);
+        MPIX_Comm_free(&fresh);
+      }
+    std::vector<mpix::FixedCosts> costs(algorithms_.size());
+    for (std::size_t a = 0; a < algorithms_.size(); ++a) {
+      costs[a].init_us = median(first[a]);
+      costs[a].reinit_us = median(again[a]);
+    }
+    return costs;
+  }
+
+  // Per algorithm, the cost of one message at each size: T_iter net of the
+  // synchronization and of the on-node messages (priced by the known curve).
+  std::vector<mpix::MessageCurve> curves(bool mpix_memory, const std::vector<double>& sync_us,
+                                         const std::vector<const mpix::MessageCurve*>& node) {
+    const int messages = layout_.multi_node ? layout_.net_messages : layout_.node_messages;
+    std::vector<std::vector<std::pair<double, double>>> points(algorithms_.size());
+    for (long bytes : options_.sizes) {
+      const std::vector<double> t = iteration_us(bytes, mpix_memory);
+      for (std::size_t a = 0; a < algorithms_.size(); ++a) {
+        double cost = t[a] - sync_us[a];
+        if (layout_.multi_node) cost -= layout_.node_messages * node[a]->at(static_cast<double>(bytes));
+        points[a].emplace_back(static_cast<double>(bytes), std::max(0.0, cost / messages));
+      }
+    }
+    std::vector<mpix::MessageCurve> result;
+    for (auto& p : points) result.emplace_back(std::move(p));
+    return result;
+  }
+
+ private:
+  const Options& options_;
+  const Layout& layout_;
+  MPIX_Comm* comm_;
+  std::vector<std::string> algorithms_;
+};
+
+Layout layout_of(const mpix::Comm& comm) {
+  Layout l;
+  l.rank = comm.rank();
+  l.size = comm.size();
+  l.multi_node = comm.num_nodes() > 1;
+  int on_node = 0;  // peers on this rank's node, itself excluded (no block to self)
+  for (int r = 0; r < comm.size(); ++r) on_node += r != comm.rank() && comm.same_node(r);
+  l.node_messages = on_node;
+  l.net_messages = comm.size() - 1 - on_node;
+  // The busiest rank sets the pace: the fewest on-node peers, most off-node.
+  MPI_Allreduce(MPI_IN_PLACE, &l.node_messages, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &l.net_messages, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return l;
+}
+
+std::string today() {
+  char text[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const Options options = parse(argc, argv);
+  int status = 0;
+  {
+    const mpix::Comm topology(MPI_COMM_WORLD, mpix::Library::get().config().node_size);
+    const Layout layout = layout_of(topology);
+    if (layout.size < 2) usage("needs at least 2 ranks");
+    mpix::TuningParameters parameters = mpix::tuning_parameters();
+    MPIX_Comm* comm = nullptr;
+    MPIX_Comm_init(&comm, MPI_COMM_WORLD);
+    std::vector<std::string> names;
+    for (const mpix::AlltoallvAlgorithm* row : mpix::alltoallv_algorithms())
+      if (std::string(row->name) != mpix::default_alltoallv_algorithm) names.emplace_back(row->name);
+    Tuner tuner(options, layout, comm, names);
+
+    std::vector<mpix::FixedCosts> fixed = tuner.init_costs();
+    const std::vector<double> sync = tuner.iteration_us(0, true);
+    std::vector<const mpix::MessageCurve*> node;
+    for (std::size_t a = 0; a < names.size(); ++a) {
+      fixed[a].sync_us = sync[a];
+      mpix::AlgorithmParameters& p = parameters.algorithms[names[a]];
+      (layout.multi_node ? p.multi_node : p.one_node) = fixed[a];
+      node.push_back(&p.node);
+    }
+    if (layout.multi_node) {
+      const auto net = tuner.curves(true, sync, node);
+      for (std::size_t a = 0; a < names.size(); ++a) parameters.algorithms[names[a]].net = net[a];
+    } else {
+      const auto shared = tuner.curves(true, sync, node);
+      const auto user = tuner.curves(false, sync, node);
+      for (std::size_t a = 0; a < names.size(); ++a) {
+        parameters.algorithms[names[a]].node = shared[a];
+        parameters.algorithms[names[a]].node_user = user[a];
+      }
+    }
+    if (layout.rank == 0) {
+      std::printf("mpix_tune: %d ranks, %s\n%-20s %10s %10s %10s\n", layout.size,
+                  layout.multi_node ? "several nodes" : "one node", "algorithm", "sync[us]", "init[us]", "reinit[us]");
+      for (std::size_t a = 0; a < names.size(); ++a)
+        std::printf("%-20s %10.3f %10.1f %10.1f\n", names[a].c_str(), fixed[a].sync_us, fixed[a].init_us,
+                    fixed[a].reinit_us);
+    }
+    parameters.calibration_ranks = layout.size;
+    const std::string measured = std::string(layout.multi_node ? "several nodes" : "one node") + " measured by mpix_tune on " +
+                                 today() + " with " + std::to_string(layout.size) + " ranks";
+    if (!options.source.empty())
+      parameters.source = options.source;
+    else
+      parameters.source = parameters.source.empty() ? measured : parameters.source + "; " + measured;
+    if (layout.rank == 0) {
+      std::ofstream out(options.output);
+      out << mpix::tuning_to_json(parameters);
+      if (!out) {
+        std::fprintf(stderr, "mpix_tune: cannot write %s\n", options.output.c_str());
+        status = 1;
+      } else {
+        std::printf("mpix_tune: wrote %s\n", options.output.c_str());
+      }
+    }
+    MPIX_Comm_free(&comm);
+  }
+  MPI_Finalize();
+  return status;
+}
