@@ -8,9 +8,10 @@ import csv
 import math
 import os
 import statistics
-import subprocess
 import sys
 from collections import defaultdict
+
+from bench_report import auto_against_best, environment_header, run_launch
 
 
 def parse_args():
@@ -29,13 +30,6 @@ def parse_args():
     return p.parse_args()
 
 
-def environment_header():
-    lines = ["# environment (MPI/UCX/MPIX variables):"]
-    names = sorted(k for k in os.environ if k.startswith(("MPIX_", "UCX_", "MPIR_CVAR_", "MPICH_", "HYDRA_")))
-    lines += [f"#   {k}={os.environ[k]}" for k in names] or ["#   (none set)"]
-    return "\n".join(lines)
-
-
 SETTINGS = {
     "one_node": {},
     "offnode_emulated": {"MPIX_NODE_SIZE": "1", "UCX_TLS": "tcp,self"},
@@ -49,18 +43,10 @@ def run_launches(args, ranks, outdir, setting):
     for launch in range(args.launches):
         path = os.path.join(outdir, f"launch_{setting}_{ranks}ranks_{launch}.csv")
         cmd = [args.mpiexec, "-n", str(ranks), args.bench, "--csv", path] + extra
-        shown = " ".join(f"{k}={v}" for k, v in env.items())
-        print(f"# {setting} launch {launch + 1}/{args.launches}: {shown} {' '.join(cmd)}", flush=True)
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              env={**os.environ, **env})
-        if done.returncode != 0:
-            sys.stdout.write(done.stdout)
-            sys.exit(f"benchmark1: launch failed with exit code {done.returncode}")
-        with open(path) as f:
-            for row in csv.DictReader(f):
-                row["launch"] = launch
-                row["setting"] = setting
-                rows.append(row)
+        for row in run_launch(cmd, env, path, f"{setting} launch {launch + 1}/{args.launches}"):
+            row["launch"] = launch
+            row["setting"] = setting
+            rows.append(row)
     return rows
 
 
@@ -81,6 +67,7 @@ def summarize(rows):
             "t_iter_min_us": min(float(r["t_iter_us"]) for r in rs),
             "t_iter_max_us": max(float(r["t_iter_us"]) for r in rs),
             "valid": all(r["valid"] == "1" for r in rs),
+            "ran": "|".join(sorted({x for r in rs for x in r.get("ran", "").split("|") if x})),
         })
     native = {(s["setting"], s["ranks"], s["bytes_per_peer"]): s for s in summary if s["algorithm"] == "native"}
     for s in summary:
@@ -94,34 +81,15 @@ def summarize(rows):
     return summary
 
 
-def selector_check(summary):
-    """auto against the best other algorithm measured in the same run, and
-    against native, at every point: the selector's acceptance criteria."""
-    points = defaultdict(dict)
-    for s in summary:
-        points[(s["setting"], s["ranks"], s["bytes_per_peer"])][s["algorithm"]] = s["t_iter_us"]
-    checks = []
-    for (setting, ranks, size), times in sorted(points.items()):
-        if "auto" not in times:
-            continue
-        others = {a: t for a, t in times.items() if a not in ("auto", "memcpy")}
-        best = min(others, key=others.get)
-        checks.append({"setting": setting, "ranks": ranks, "bytes_per_peer": size, "best": best,
-                       "t_best_us": others[best], "t_auto_us": times["auto"],
-                       "auto_to_best": times["auto"] / others[best],
-                       "auto_to_native": times["auto"] / times["native"] if "native" in times else float("nan")})
-    return checks
-
-
 def print_selector_check(checks):
     if not checks:
         return
     print(f"\n# selector: auto against the best other algorithm of the same run, and against native")
-    print(f"{'setting':<17} {'ranks':>5} {'bytes/peer':>10} {'best':<18} {'T_best':>9} {'T_auto':>9} "
-          f"{'auto/best':>9} {'auto/native':>11}")
+    print(f"{'setting':<17} {'ranks':>5} {'bytes/peer':>10} {'best':<18} {'auto ran':<18} {'T_best':>9} "
+          f"{'T_auto':>9} {'auto/best':>9} {'auto/native':>11}")
     for c in checks:
         print(f"{c['setting']:<17} {c['ranks']:>5} {human(c['bytes_per_peer']):>10} {c['best']:<18} "
-              f"{c['t_best_us']:>9.3f} {c['t_auto_us']:>9.3f} {c['auto_to_best']:>9.3f} {c['auto_to_native']:>11.3f}")
+              f"{c['auto_ran']:<18} {c['t_best_us']:>9.3f} {c['t_auto_us']:>9.3f} {c['auto_to_best']:>9.3f} {c['auto_to_native']:>11.3f}")
     within = sum(c["auto_to_best"] <= 1.05 for c in checks)
     not_slower = sum(c["auto_to_native"] <= 1.05 for c in checks)
     print(f"# auto within 5% of the best at {within}/{len(checks)} points; "
@@ -154,7 +122,7 @@ def print_table(summary):
 def write_csv(summary, path):
     fields = ["setting", "ranks", "scaling", "memory", "bytes_per_peer", "algorithm", "launches", "t_init_us",
               "t_init_first_us", "t_iter_us", "t_iter_min_us", "t_iter_max_us", "ratio_to_native", "breakeven_n",
-              "breakeven_n_first", "valid"]
+              "breakeven_n_first", "valid", "ran"]
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
@@ -205,7 +173,7 @@ def main():
             rows += run_launches(args, ranks, args.outdir, setting)
     summary = summarize(rows)
     print_table(summary)
-    checks = selector_check(summary)
+    checks = auto_against_best(summary, ("setting", "ranks", "bytes_per_peer"))
     print_selector_check(checks)
     write_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))
     if checks:

@@ -29,6 +29,21 @@ inline std::string algorithm_of(const MPIX_Request* request) {
   return std::string(name, len);
 }
 
+// What auto may run: a registered algorithm other than itself.
+inline bool is_candidate(const std::string& name) {
+  return name != "auto" && mpix::find_alltoallv_algorithm(name) != nullptr;
+}
+inline bool is_two_sided(const std::string& name) { return name == "native" || name == "native_persistent"; }
+
+// A request made for `algorithm` runs it; one made for auto runs a candidate.
+inline void expect_runs(const MPIX_Request* request, const std::string& algorithm) {
+  const std::string running = algorithm_of(request);
+  if (algorithm == "auto")
+    EXPECT_TRUE(is_candidate(running)) << running;
+  else
+    EXPECT_EQ(running, algorithm);
+}
+
 class ForcedAlgorithm {
  public:
   explicit ForcedAlgorithm(const std::string& name) {

@@ -187,7 +187,7 @@ void check_entry_point(EntryPoint init, const char* algorithm) {
   ASSERT_EQ(init(x.send().data(), e.sendcounts.data(), e.sdispls.data(), MPI_INT, x.recv().data(), e.recvcounts.data(),
                  e.rdispls.data(), MPI_INT, comm, nullptr, &x.request()),
             MPI_SUCCESS);
-  EXPECT_EQ(algorithm_of(x.request()), algorithm);
+  expect_runs(x.request(), algorithm);
   for (int it = 0; it < n; ++it) {
     x.fill(it);
     ASSERT_EQ(MPIX_Start(x.request()), MPI_SUCCESS);
@@ -230,7 +230,8 @@ TEST_F(MpiTest, AnAlgorithmUnsupportedOnOneRankFallsBackOnEveryRank) {
   ASSERT_EQ(MPIX_Alltoallv_init(send.data(), counts.data(), displs.data(), spaced, recv.data(), counts.data(),
                                 displs.data(), MPI_INT, forced.comm(), forced.info(), &request),
             MPI_SUCCESS);
-  EXPECT_EQ(algorithm_of(request), "native_persistent");
+  // The fallback, auto, leaves out every algorithm a rank refuses.
+  EXPECT_TRUE(is_two_sided(algorithm_of(request))) << algorithm_of(request);
   ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
   ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
   EXPECT_EQ(recv, expected);

@@ -31,7 +31,11 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_VERBOSE", "2"},
                                                 {"MPIX_NODE_PATH", "cma"},
                                                 {"MPIX_CMA_MIN_BYTES", "65536"},
-                                                {"MPIX_WIN_THREAD_SLOTS", "8"}});
+                                                {"MPIX_WIN_THREAD_SLOTS", "8"},
+                                                {"MPIX_ALLTOALLV_EXCLUDE", " fence, lock ,,pscw"},
+                                                {"MPIX_TUNING_FILE", "/tmp/t.json"},
+                                                {"MPIX_EXPECTED_ITERATIONS", "50"},
+                                                {"MPIX_ALLTOALLV_PROBE", "0"}});
   EXPECT_EQ(c.values().alltoallv_algorithm, "native");
   EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
@@ -39,6 +43,10 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().node_path, mpix::NodePath::cma);
   EXPECT_EQ(c.values().cma_min_bytes, 65536);
   EXPECT_EQ(c.values().win_thread_slots, 8);
+  EXPECT_EQ(c.values().alltoallv_exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
+  EXPECT_EQ(c.values().tuning_file, "/tmp/t.json");
+  EXPECT_EQ(c.values().expected_iterations, 50);
+  EXPECT_EQ(c.values().alltoallv_probe, 0);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
 
