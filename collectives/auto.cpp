@@ -2,9 +2,10 @@
 // predicts every candidate's T_init and T_iter from the measured parameters
 // and runs the one with the lowest T_init + N * T_iter. Online refinement:
 // it times its first iterations (time inside Start/Test/Wait, not the
-// application's work between them), agrees on the measurement, and, when
-// the measurement contradicts the prediction enough that the remaining
-// iterations repay a re-init, switches algorithm on every rank at once.
+// application's work between them) and agrees on the measurement; when it
+// contradicts the prediction enough that the remaining iterations repay a
+// re-init, it tries the algorithm predicted cheapest, times that too and
+// keeps the faster: every rank switches at the same Start.
 #include <mpix/mpix.h>
 
 #include <algorithm>
