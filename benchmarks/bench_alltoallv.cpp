@@ -129,42 +129,23 @@ int main(int argc, char** argv) {
   for (const long size_arg : options.sizes) {
     const long per_peer = options.scaling == "weak" ? size_arg : std::max<long>(1, size_arg / size);
     Point pt(per_peer, options.iterations, options.memory == "mpix", rank, size);
-    std::vector<std::vector<Sample>> samples(options.competitors.size());
-    for (int r = 0; r < options.repeats; ++r) {
-      for (std::size_t c = 0; c < options.competitors.size(); ++c) {
-        const std::string& name = options.competitors[c];
-        if (name == "memcpy") {
-          samples[c].push_back(run_memcpy(pt, size));
-          continue;
-        }
-        // The first repeat runs on a fresh communicator, whose pool holds no
-        // window yet: its T_init is a first init's.
-        MPIX_Comm* fresh = nullptr;
-        if (r == 0) MPIX_Comm_init(&fresh, MPI_COMM_WORLD);
-        samples[c].push_back(
-            run_algorithm(pt, name, r == 0 ? fresh : comm, pt.warmup() + pt.iterations()));
-        if (r == 0) MPIX_Comm_free(&fresh);
-      }
-    }
+    const auto samples =
+        run_interleaved(options.competitors.size(), options.repeats, comm, [&](std::size_t c, MPIX_Comm* on) {
+          const std::string& name = options.competitors[c];
+          return name == "memcpy" ? run_memcpy(pt, size)
+                                  : run_algorithm(pt, name, on, pt.warmup() + pt.iterations());
+        });
     for (std::size_t c = 0; c < options.competitors.size(); ++c) {
-      std::vector<double> init, iter;
-      bool valid = true;
-      std::string ran;  // what auto ran, per repeat
-      for (const Sample& s : samples[c]) {
-        if (!s.ran.empty() && s.ran != options.competitors[c]) ran += (ran.empty() ? "" : "|") + s.ran;
-        init.push_back(s.init * 1e6);
-        iter.push_back(s.iteration * 1e6);
-        valid = valid && s.valid;
-      }
-      all_valid = all_valid && valid;
+      const Summary t = summarize(samples[c], options.competitors[c]);
+      all_valid = all_valid && t.valid;
       if (rank != 0) continue;
       const char* name = options.competitors[c].c_str();
-      std::printf("%-8d %-12ld %-20s %8d %12.2f %12.3f %s\n", size, per_peer, name, pt.iterations(), median(init),
-                  median(iter), valid ? "ok" : "WRONG DATA");
+      std::printf("%-8d %-12ld %-20s %8d %12.2f %12.3f %s %s\n", size, per_peer, name, pt.iterations(), t.init_us,
+                  t.iteration_us, t.valid ? "ok" : "WRONG DATA", t.ran.c_str());
       if (csv)
         std::fprintf(csv, "%d,%s,%s,%ld,%s,%d,%d,%.3f,%.3f,%.4f,%d,%s\n", size, options.scaling.c_str(),
-                     options.memory.c_str(), per_peer, name, pt.iterations(), options.repeats, median(init),
-                     init.front(), median(iter), valid ? 1 : 0, ran.c_str());
+                     options.memory.c_str(), per_peer, name, pt.iterations(), options.repeats, t.init_us,
+                     t.init_first_us, t.iteration_us, t.valid ? 1 : 0, t.ran.c_str());
     }
   }
   if (csv) std::fclose(csv);

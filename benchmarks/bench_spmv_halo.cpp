@@ -145,37 +145,23 @@ int main(int argc, char** argv) {
     MPI_Allreduce(MPI_IN_PLACE, &bytes_total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     const long targets = max_long_over_ranks(halo.targets()), sources = max_long_over_ranks(halo.sources());
 
-    std::vector<std::vector<Sample>> samples(options.competitors.size());
-    for (int r = 0; r < options.repeats; ++r) {
-      for (std::size_t c = 0; c < options.competitors.size(); ++c) {
-        MPIX_Comm* fresh = nullptr;
-        if (r == 0) MPIX_Comm_init(&fresh, MPI_COMM_WORLD);
-        samples[c].push_back(run_algorithm(halo, options.competitors[c], r == 0 ? fresh : comm,
-                                           halo.warmup() + halo.iterations()));
-        if (r == 0) MPIX_Comm_free(&fresh);
-      }
-    }
+    const auto samples = run_interleaved(options.competitors.size(), options.repeats, comm,
+                                         [&](std::size_t c, MPIX_Comm* on) {
+                                           return run_algorithm(halo, options.competitors[c], on,
+                                                                halo.warmup() + halo.iterations());
+                                         });
     for (std::size_t c = 0; c < options.competitors.size(); ++c) {
-      std::vector<double> init, iter;
-      bool valid = true;
-      std::string ran;
-      for (const Sample& s : samples[c]) {
-        init.push_back(s.init * 1e6);
-        iter.push_back(s.iteration * 1e6);
-        valid = valid && s.valid;
-        if (s.ran != options.competitors[c] && ran.find(s.ran) == std::string::npos)
-          ran += (ran.empty() ? "" : "|") + s.ran;
-      }
-      all_valid = all_valid && valid;
+      const Summary t = summarize(samples[c], options.competitors[c]);
+      all_valid = all_valid && t.valid;
       if (rank != 0) continue;
       const char* algorithm = options.competitors[c].c_str();
       std::printf("%-16s %10ld %8ld %-18s %12.2f %12.3f %s %s\n", name.c_str(), bytes_max, targets, algorithm,
-                  median(init), median(iter), valid ? "ok" : "WRONG DATA", ran.c_str());
+                  t.init_us, t.iteration_us, t.valid ? "ok" : "WRONG DATA", t.ran.c_str());
       if (csv)
         std::fprintf(csv, "%s,%d,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%s,%d,%d,%.3f,%.3f,%.4f,%d,%s\n", name.c_str(), size,
                      matrix.rows, matrix.cols, matrix.nonzeros(), bytes_max, bytes_total, targets, sources,
-                     algorithm, halo.iterations(), options.repeats, median(init), init.front(), median(iter),
-                     valid ? 1 : 0, ran.c_str());
+                     algorithm, halo.iterations(), options.repeats, t.init_us, t.init_first_us, t.iteration_us,
+                     t.valid ? 1 : 0, t.ran.c_str());
     }
   }
   if (csv) std::fclose(csv);

@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install_deps.sh"
 if [ "${1:-}" = "--sanitize" ]; then
-  "$root/scripts/build.sh" "$root/build-asan" -DMPIX_SANITIZE=ON -DMPIX_BUILD_BENCHMARKS=OFF
+  "$root/scripts/build.sh" "$root/build-asan" -DMPIX_SANITIZE=ON
   cd "$root/build-asan"
 else
   "$root/scripts/build.sh" "$root/build"

@@ -185,4 +185,45 @@ inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Com
   return s;
 }
 
+// Every competitor, interleaved inside each repeat so that a drift of the
+// machine hits all of them alike: run(competitor index, communicator) -> a
+// Sample. The first repeat runs on a fresh communicator, whose pool holds no
+// window yet: its T_init is a first init's.
+template <class Run>
+std::vector<std::vector<Sample>> run_interleaved(std::size_t competitors, int repeats, MPIX_Comm* comm, Run run) {
+  std::vector<std::vector<Sample>> samples(competitors);
+  for (int r = 0; r < repeats; ++r)
+    for (std::size_t c = 0; c < competitors; ++c) {
+      MPIX_Comm* fresh = nullptr;
+      if (r == 0) MPIX_Comm_init(&fresh, MPI_COMM_WORLD);
+      samples[c].push_back(run(c, r == 0 ? fresh : comm));
+      if (r == 0) MPIX_Comm_free(&fresh);
+    }
+  return samples;
+}
+
+// One competitor's repeats in microseconds: medians, the first init, and
+// what auto ran (every distinct choice, '|'-separated).
+struct Summary {
+  double init_us = 0, init_first_us = 0, iteration_us = 0;
+  bool valid = true;
+  std::string ran;
+};
+
+inline Summary summarize(const std::vector<Sample>& samples, const std::string& competitor) {
+  Summary summary;
+  std::vector<double> init, iteration;
+  for (const Sample& s : samples) {
+    init.push_back(s.init * 1e6);
+    iteration.push_back(s.iteration * 1e6);
+    summary.valid = summary.valid && s.valid;
+    if (!s.ran.empty() && s.ran != competitor && summary.ran.find(s.ran) == std::string::npos)
+      summary.ran += (summary.ran.empty() ? "" : "|") + s.ran;
+  }
+  summary.init_us = median(init);
+  summary.init_first_us = init.front();
+  summary.iteration_us = median(iteration);
+  return summary;
+}
+
 }  // namespace mpix_timing

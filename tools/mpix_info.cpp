@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collectives/registry.hpp"
+#include "collectives/selection_inputs.hpp"
 #include "src/config.hpp"
 #include "src/handles.hpp"
 #include "src/library.hpp"
@@ -44,6 +45,20 @@ void print_algorithms() {
     std::printf("  %-20s %s\n", a->name, a->description);
 }
 
+// The selector's parameters: where they come from (MPIX_TUNING_FILE or the
+// built-in measurements), or why they cannot be used.
+void print_tuning() {
+  std::printf("\nSelector (auto) parameters:\n");
+  try {
+    const mpix::TuningParameters& t = mpix::tuning_parameters();
+    std::printf("  %s\n  calibrated at %d ranks; algorithms with parameters:", t.source.c_str(), t.calibration_ranks);
+    for (const auto& [name, parameters] : t.algorithms) std::printf(" %s", name.c_str());
+    std::printf("\n");
+  } catch (const mpix::Error& e) {
+    std::printf("  unusable: %s\n", e.what());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -73,6 +88,7 @@ int main(int argc, char** argv) {
     print_layout(*xcomm->comm);
     print_variables(library.configuration());
     print_algorithms();
+    print_tuning();
   }
   MPIX_Comm_free(&xcomm);
   MPI_Finalize();
