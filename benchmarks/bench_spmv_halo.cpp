@@ -25,8 +25,8 @@ using namespace mpix_timing;
 struct Options {
   std::vector<std::string> matrices;
   std::vector<std::string> competitors;
-  int repeats = 5;
-  int iterations = 1000;
+  int repeats = 9;  // halo exchanges take about a microsecond: medians of many repeats
+  int iterations = 2000;
   std::string csv;
   std::string counts_dir;  // per matrix: the bytes each rank sends each rank
 };

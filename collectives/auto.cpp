@@ -22,7 +22,6 @@ namespace mpix {
 namespace {
 
 constexpr int untimed_iterations = 2;  // first touch, window and connection warm-up
-constexpr double refinement_tolerance = 0.25;
 
 std::vector<const AlltoallvAlgorithm*> candidate_rows() {
   std::vector<const AlltoallvAlgorithm*> rows;
@@ -78,6 +77,8 @@ class AdaptiveAlltoallv final : public PersistentOperation {
   }
 
   const char* running_algorithm() const override { return rows_[running_]->name; }
+  bool forwards() const override { return true; }
+  PersistentOperation* settled_on() override { return probing() ? nullptr : operation_.get(); }
 
  private:
   bool probing() const { return probe_ > 0; }
@@ -109,7 +110,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     measured_[running_] = measured;
     const long remaining = inputs_.expected_iterations - started_;
     const Refinement r =
-        refine_selection(selection_, running_, previous_, measured_, remaining, refinement_tolerance);
+        refine_selection(selection_, running_, previous_, measured_, remaining);
     if (verbose_) std::fprintf(stderr, "mpix-rma: auto online check after %ld iterations: %s\n", started_,
                                r.reason.c_str());
     // At most one trial: settled after this check unless a trial starts.

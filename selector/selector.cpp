@@ -74,41 +74,74 @@ Selection select_algorithm(const SelectionInputs& inputs, const TuningParameters
   return s;
 }
 
+namespace {
+
+Refinement trial_verdict(const Selection& selection, int running, int previous,
+                         const std::vector<double>& measured_us, const RefinementRule& rule, Refinement r) {
+  const CandidatePrediction& before = selection.predictions.at(static_cast<std::size_t>(previous));
+  const double before_measured = measured_us.at(static_cast<std::size_t>(previous));
+  r.reason += format(" against %.2f us for ", before_measured) + before.name;
+  if (measured_us.at(static_cast<std::size_t>(running)) < before_measured * (1 - rule.margin)) {
+    r.reason += ": keeps " + selection.predictions[running].name;
+  } else {
+    r.switch_to = previous;
+    r.reason += ": back to " + before.name;
+  }
+  return r;
+}
+
+// The candidate whose predicted saving over the remaining iterations best
+// repays trying it and coming back, or -1.
+int best_trial(const Selection& selection, int running, double measured, long remaining, double& gain) {
+  const CandidatePrediction& current = selection.predictions[running];
+  int best = -1;
+  gain = 0;
+  for (int i = 0; i < static_cast<int>(selection.predictions.size()); ++i) {
+    const CandidatePrediction& other = selection.predictions[i];
+    if (i == running || !other.eligible) continue;
+    const double g = (measured - other.cost.t_iter_us) * static_cast<double>(remaining) - other.cost.t_init_us -
+                     current.cost.t_init_us;
+    if (g > gain) gain = g, best = i;
+  }
+  return best;
+}
+
+// The runner-up when the prediction was a close call worth measuring, or -1.
+int close_runner_up(const Selection& selection, int running, double measured, long remaining,
+                    const RefinementRule& rule) {
+  const CandidatePrediction& current = selection.predictions[running];
+  const int other = runner_up(selection, running);
+  if (other < 0) return -1;
+  const CandidatePrediction& next = selection.predictions[other];
+  const bool close = next.cost.t_iter_us <= current.cost.t_iter_us * (1 + rule.close_call);
+  const bool repaid = rule.close_call * measured * static_cast<double>(remaining) >
+                      next.cost.t_init_us + current.cost.t_init_us;
+  return close && repaid ? other : -1;
+}
+
+}  // namespace
+
 Refinement refine_selection(const Selection& selection, int running, int previous,
-                            const std::vector<double>& measured_us, long remaining_iterations, double tolerance) {
+                            const std::vector<double>& measured_us, long remaining_iterations,
+                            const RefinementRule& rule) {
   Refinement r;
   const double measured = measured_us.at(static_cast<std::size_t>(running));
   const CandidatePrediction& current = selection.predictions.at(static_cast<std::size_t>(running));
   r.reason = current.name + format(" measured %.2f us/iteration (predicted %.2f us)", measured, current.cost.t_iter_us);
-  if (previous >= 0) {
-    const CandidatePrediction& before = selection.predictions.at(static_cast<std::size_t>(previous));
-    const double before_measured = measured_us.at(static_cast<std::size_t>(previous));
-    r.reason += format(" against %.2f us for ", before_measured) + before.name;
-    if (measured <= before_measured) {
-      r.reason += ": keeps " + current.name;
-    } else {
-      r.switch_to = previous;
-      r.reason += ": back to " + before.name;
-    }
+  if (previous >= 0) return trial_verdict(selection, running, previous, measured_us, rule, r);
+
+  if (measured <= current.cost.t_iter_us * (1 + rule.contradiction)) {
+    r.switch_to = close_runner_up(selection, running, measured, remaining_iterations, rule);
+    r.reason += r.switch_to < 0 ? ": the prediction holds"
+                                : ": the prediction holds, but " + selection.predictions[r.switch_to].name +
+                                      " was predicted within " + format("%.0f%%", 100 * rule.close_call) +
+                                      "; trying it";
     return r;
   }
-  if (measured <= current.cost.t_iter_us * (1 + tolerance)) {
-    r.reason += ": the prediction holds";
-    return r;
-  }
-  double best_gain = 0;
-  for (int i = 0; i < static_cast<int>(selection.predictions.size()); ++i) {
-    const CandidatePrediction& other = selection.predictions[i];
-    if (i == running || !other.eligible || other.cost.t_iter_us * (1 + tolerance) >= measured) continue;
-    // Trying it costs its init, and coming back the running one's.
-    const double gain = (measured - other.cost.t_iter_us) * static_cast<double>(remaining_iterations) -
-                        other.cost.t_init_us - current.cost.t_init_us;
-    if (gain > best_gain) {
-      best_gain = gain;
-      r.switch_to = i;
-    }
-  }
-  if (r.switch_to < 0) {
+  double gain = 0;
+  r.switch_to = best_trial(selection, running, measured, remaining_iterations, gain);
+  if (r.switch_to < 0 || selection.predictions[r.switch_to].cost.t_iter_us * (1 + rule.contradiction) >= measured) {
+    r.switch_to = -1;
     r.reason += ": slower than predicted, but no other algorithm's prediction repays trying it over the remaining " +
                 std::to_string(remaining_iterations) + " iterations";
     return r;
@@ -116,7 +149,7 @@ Refinement refine_selection(const Selection& selection, int running, int previou
   const CandidatePrediction& next = selection.predictions[r.switch_to];
   r.reason += ": slower than predicted; trying " + next.name +
               format(" (predicted %.2f us/iteration, init %.1f us; up to %.1f us saved)", next.cost.t_iter_us,
-                     next.cost.t_init_us, best_gain);
+                     next.cost.t_init_us, gain);
   return r;
 }
 

@@ -1,8 +1,8 @@
 #include "src/config.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
-#include <algorithm>
 #include <cstdlib>
 
 extern char** environ;
@@ -101,8 +101,9 @@ const std::vector<VariableSpec> table = {
      [](std::string_view v, Config& c) { c.expected_iterations = parse_int(v, 1, INT_MAX); }},
     {"MPIX_ALLTOALLV_PROBE", "int", "8", "0..1000",
      "Online refinement of auto: iterations timed (after 2 untimed) before the request checks the "
-     "prediction and, if the measured time contradicts it by more than 25% and the remaining "
-     "expected iterations repay a re-init, switches algorithm on every rank. 0 turns it off.",
+     "prediction. If the measured time is more than 25% above it and the remaining expected "
+     "iterations repay a re-init, the request tries the algorithm predicted cheapest, times it "
+     "as well and keeps the faster, on every rank at the same Start. 0 turns it off.",
      [](std::string_view v, Config& c) { c.alltoallv_probe = parse_int(v, 0, 1000); }},
 };
 

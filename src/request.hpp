@@ -21,6 +21,11 @@ class PersistentOperation {
   // The registry name of what runs now, when the operation chooses it
   // itself (auto); nullptr: the name the request was made with.
   virtual const char* running_algorithm() const { return nullptr; }
+  // An operation that only forwards to another once it has made up its mind
+  // (auto) says so, and then names that one: the request calls it directly,
+  // so that choosing costs nothing per iteration.
+  virtual bool forwards() const { return false; }
+  virtual PersistentOperation* settled_on() { return nullptr; }
 };
 
 class Request {
@@ -41,9 +46,13 @@ class Request {
   const Comm& comm() const { return *comm_; }
 
  private:
+  void settle();
+
   std::shared_ptr<const Comm> comm_;
   std::string algorithm_;
   std::unique_ptr<PersistentOperation> operation_;
+  PersistentOperation* runner_;  // operation_, or what it settled on
+  bool may_settle_;
   bool active_ = false;
   bool restartable_ = true;
 };

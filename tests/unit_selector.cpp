@@ -122,7 +122,7 @@ TEST(Refinement, KeepsAnAlgorithmThatRunsAsPredicted) {
   const auto s = mpix::select_algorithm(inputs(8, 10000), parameters());
   std::vector<double> measured(2, 0);
   measured[s.chosen] = s.choice().cost.t_iter_us * 1.1;
-  const auto r = mpix::refine_selection(s, s.chosen, -1, measured, 9990, 0.25);
+  const auto r = mpix::refine_selection(s, s.chosen, -1, measured, 9990);
   EXPECT_EQ(r.switch_to, -1);
   EXPECT_NE(r.reason.find("the prediction holds"), std::string::npos) << r.reason;
 }
@@ -131,17 +131,35 @@ TEST(Refinement, TriesThePredictedBetterOneWhenTheRemainingIterationsRepayIt) {
   const auto s = mpix::select_algorithm(inputs(8, 10000), parameters());  // fast_iter, 0.3 us predicted
   std::vector<double> measured(2, 0);
   measured[1] = 5.0;  // far slower than predicted, and than cheap_init's 1.1 us
-  EXPECT_EQ(mpix::refine_selection(s, 1, -1, measured, 9990, 0.25).switch_to, 0);
+  EXPECT_EQ(mpix::refine_selection(s, 1, -1, measured, 9990).switch_to, 0);
   // Too few iterations left to repay the two inits: stays.
-  EXPECT_EQ(mpix::refine_selection(s, 1, -1, measured, 10, 0.25).switch_to, -1);
+  EXPECT_EQ(mpix::refine_selection(s, 1, -1, measured, 10).switch_to, -1);
 }
 
 TEST(Refinement, ATrialKeepsWhicheverMeasuredFaster) {
   const auto s = mpix::select_algorithm(inputs(8, 10000), parameters());
   std::vector<double> measured = {2.0, 5.0};  // the trial (cheap_init) measured faster
-  EXPECT_EQ(mpix::refine_selection(s, 0, 1, measured, 9980, 0.25).switch_to, -1);
+  EXPECT_EQ(mpix::refine_selection(s, 0, 1, measured, 9980).switch_to, -1);
+  measured = {4.95, 5.0};  // faster, but not by more than the 2% margin: back
+  EXPECT_EQ(mpix::refine_selection(s, 0, 1, measured, 9980).switch_to, 1);
   measured = {6.0, 5.0};  // slower: back to fast_iter
-  const auto back = mpix::refine_selection(s, 0, 1, measured, 9980, 0.25);
+  const auto back = mpix::refine_selection(s, 0, 1, measured, 9980);
   EXPECT_EQ(back.switch_to, 1);
   EXPECT_NE(back.reason.find("back to fast_iter"), std::string::npos) << back.reason;
+}
+
+TEST(Refinement, ACloseCallIsMeasuredWhenTheRemainingIterationsRepayIt) {
+  mpix::TuningParameters t = parameters();
+  t.algorithms["near"] = flat(0.1, 0.22, 10000, 50);  // 0.3208 us against fast_iter's 0.3008
+  auto in = inputs(8, 1000000);
+  in.candidates.push_back({"near"});
+  const auto s = mpix::select_algorithm(in, t);
+  ASSERT_EQ(s.choice().name, "fast_iter");
+  std::vector<double> measured(3, 0);
+  measured[s.chosen] = 0.31;  // as predicted
+  const auto r = mpix::refine_selection(s, s.chosen, -1, measured, 999990);
+  EXPECT_EQ(r.switch_to, 2);
+  EXPECT_NE(r.reason.find("the prediction holds, but near was predicted within 10%"), std::string::npos) << r.reason;
+  // Not worth the two inits over a few iterations.
+  EXPECT_EQ(mpix::refine_selection(s, s.chosen, -1, measured, 100).switch_to, -1);
 }
