@@ -76,15 +76,17 @@ void check_excluded_names(const Config& config, const std::vector<const Alltoall
 
 // This rank's share of the summary: maxima over ranks once reduced.
 struct LocalPattern {
-  std::int64_t node_bytes = 0, net_bytes = 0, node_messages = 0, net_messages = 0, max_peer_bytes = 0;
+  std::int64_t node_bytes = 0, net_bytes = 0, node_messages = 0, net_messages = 0, max_peer_bytes = 0,
+               self_bytes = 0;
 };
 
 LocalPattern local_pattern(const AlltoallvArgs& args) {
   const Comm& comm = *args.comm;
   std::int64_t sent[2] = {0, 0}, received[2] = {0, 0}, targets[2] = {0, 0}, sources[2] = {0, 0};
   LocalPattern p;
-  // The block to itself is a local copy, about the same in every algorithm
-  // (and left out of the calibration too).
+  // The block to itself is priced apart: a local copy, which some
+  // algorithms make directly and MPI may not.
+  p.self_bytes = args.send_bytes(comm.rank());
   for (int peer = 0; peer < comm.size(); ++peer) {
     if (peer == comm.rank()) continue;
     const int off_node = comm.same_node(peer) ? 0 : 1;
@@ -117,8 +119,8 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   const Comm& comm = *args.comm;
   const std::size_t n = candidates.size();
   // One MPI_MAX reduction carries everything; a minimum travels negated.
-  enum Field { node_bytes, net_bytes, node_messages, net_messages, max_peer_bytes, foreign_memory, not_pooled,
-               expected, fingerprint, minus_fingerprint, failed, fields };
+  enum Field { node_bytes, net_bytes, node_messages, net_messages, max_peer_bytes, self_bytes, foreign_memory,
+               not_pooled, expected, fingerprint, minus_fingerprint, failed, fields };
   std::vector<std::int64_t> values(fields + 2 * n, 0);
   std::optional<Error> local_error;
   try {
@@ -133,6 +135,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
     values[node_messages] = p.node_messages;
     values[net_messages] = p.net_messages;
     values[max_peer_bytes] = p.max_peer_bytes;
+    values[self_bytes] = p.self_bytes;
     const MPI_Aint window_bytes = PutPlan::make(args).window_bytes;
     values[foreign_memory] = receive_buffer_shared(args, window_bytes, config) ? 0 : 1;
     values[not_pooled] = args.window_pool->holds({args.recvbuf, window_bytes}) ? 0 : 1;
@@ -163,6 +166,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   s.node_messages = values[node_messages];
   s.net_messages = values[net_messages];
   s.max_peer_bytes = values[max_peer_bytes];
+  s.self_bytes = values[self_bytes];
   s.library_memory = values[foreign_memory] == 0;
   inputs.window_pooled = values[not_pooled] == 0;
   inputs.expected_iterations = static_cast<long>(values[expected]);

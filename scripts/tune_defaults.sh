@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # Re-measures the selector's built-in parameters on this machine and writes
-# them to selector/tuning_defaults.json (compiled into the library): one node
-# with 2 ranks, then emulated off-node (every rank its own node, MPI over TCP).
-# Run on a quiet machine; rebuild afterwards.
+# them to selector/tuning_defaults.json (compiled into the library): 3
+# launches of mpix_tune on one node with 2 ranks, merged (medians), then 3
+# emulated off-node (every rank its own node, MPI over TCP) on top of them,
+# merged likewise. Run on a quiet machine; rebuild afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh build >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-source_text="built-in defaults, measured on the development machine ($(nproc) cores, $(mpichversion 2>/dev/null | head -1 | tr -s " \t" " " || echo MPICH)) on $(date -u +%F) by scripts/tune_defaults.sh: mpiexec -n 2 mpix_tune (one node), then MPIX_NODE_SIZE=1 UCX_TLS=tcp,self mpiexec -n 2 mpix_tune (emulated off-node)"
-mpiexec -n 2 build/mpix_tune --output "$out/one_node.json"
-MPIX_NODE_SIZE=1 UCX_TLS=tcp,self MPIX_TUNING_FILE="$out/one_node.json" \
-  mpiexec -n 2 build/mpix_tune --output selector/tuning_defaults.json --source "$source_text"
+source_text="built-in defaults, measured on the development machine ($(nproc) cores, $(mpichversion 2>/dev/null | head -1 | tr -s " \t" " " || echo MPICH)) on $(date -u +%F) by scripts/tune_defaults.sh: medians of 3 launches of mpiexec -n 2 mpix_tune (one node), then of 3 with MPIX_NODE_SIZE=1 UCX_TLS=tcp,self (emulated off-node)"
+for launch in 0 1 2; do
+  mpiexec -n 2 build/mpix_tune --repeats 7 --output "$out/one_node_$launch.json" >/dev/null
+done
+python3 scripts/merge_tuning.py --output "$out/one_node.json" "$out"/one_node_?.json
+for launch in 0 1 2; do
+  MPIX_NODE_SIZE=1 UCX_TLS=tcp,self MPIX_TUNING_FILE="$out/one_node.json" \
+    mpiexec -n 2 build/mpix_tune --repeats 7 --output "$out/offnode_$launch.json" >/dev/null
+done
+python3 scripts/merge_tuning.py --output selector/tuning_defaults.json --source "$source_text" "$out"/offnode_?.json
 echo "wrote selector/tuning_defaults.json"

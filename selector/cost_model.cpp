@@ -40,6 +40,11 @@ double sync_scale(int ranks, int calibration_ranks) {
   return at / calibrated;
 }
 
+const MessageCurve& self_curve(const AlgorithmParameters& parameters, const PatternSummary& pattern) {
+  if (pattern.nodes > 1 && !parameters.multi_node_self.empty()) return parameters.multi_node_self;
+  return pattern.library_memory ? parameters.self : parameters.self_user;
+}
+
 }  // namespace
 
 CostPrediction predict_cost(const AlgorithmParameters& parameters, const PatternSummary& pattern,
@@ -50,7 +55,8 @@ CostPrediction predict_cost(const AlgorithmParameters& parameters, const Pattern
   cost.t_init_us = window_pooled ? fixed.reinit_us : fixed.init_us;
   cost.t_iter_us = fixed.sync_us * sync_scale(pattern.ranks, calibration_ranks) +
                    messages_cost(node, pattern.node_messages, pattern.node_bytes) +
-                   messages_cost(parameters.net, pattern.net_messages, pattern.net_bytes);
+                   messages_cost(parameters.net, pattern.net_messages, pattern.net_bytes) +
+                   messages_cost(self_curve(parameters, pattern), pattern.self_bytes > 0 ? 1 : 0, pattern.self_bytes);
   return cost;
 }
 

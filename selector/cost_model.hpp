@@ -6,13 +6,16 @@
 //   T_iter = sync_us * scale(P)
 //          + node_messages * node_curve(node_bytes / node_messages)
 //          + net_messages  * net_curve(net_bytes / net_messages)
+//          + self_curve(self_bytes)
 //
 // sync_us is the time of an iteration that moves nothing (the epoch or
 // collective synchronization), scaled by log2 P from the calibration's rank
 // count; it and the init costs are measured on one node and across nodes.
 // A curve gives the cost of one message of b bytes (per-peer overhead at
 // small b, 1/bandwidth as its slope at large b), measured per locality:
-// on-node into MPIX_Alloc_mem memory, on-node into user memory, off-node.
+// on-node into MPIX_Alloc_mem memory, on-node into user memory, off-node;
+// and the block a rank sends itself (on one node, and across nodes), which
+// some algorithms copy directly and MPI may not.
 #pragma once
 
 #include <map>
@@ -54,6 +57,11 @@ struct AlgorithmParameters {
   MessageCurve node;       // a peer on the node, receive buffer in MPIX_Alloc_mem memory
   MessageCurve node_user;  // a peer on the node, receive buffer in user memory
   MessageCurve net;        // a peer on another node
+  MessageCurve self;       // the block to itself on one node, receive buffer in MPIX_Alloc_mem memory
+  MessageCurve self_user;  // the same in user memory
+  // The block to itself when the ranks span nodes: MPI may then move it
+  // through other transports (with UCX_TLS=tcp,self, UCX's self transport).
+  MessageCurve multi_node_self;
 };
 
 struct TuningParameters {

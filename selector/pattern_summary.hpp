@@ -13,10 +13,11 @@ struct PatternSummary {
   // Maxima over ranks, split by where the peer is: a rank's bytes are the
   // larger of what it sends and what it receives, its messages the larger of
   // its targets and its sources (the busiest rank sets the pace). The block
-  // a rank sends itself is not counted: a local copy in every algorithm.
+  // a rank sends itself is counted apart.
   std::int64_t node_bytes = 0, net_bytes = 0;
   std::int64_t node_messages = 0, net_messages = 0;
-  std::int64_t max_peer_bytes = 0;  // the largest single block
+  std::int64_t max_peer_bytes = 0;  // the largest block
+  std::int64_t self_bytes = 0;      // the largest block a rank sends itself
   // Every rank's receive buffer lies in MPIX_Alloc_mem memory, which node
   // peers map: on-node blocks can then be copied straight into it.
   bool library_memory = false;

@@ -158,8 +158,8 @@ std::string describe_selection(const SelectionInputs& inputs, const Selection& s
   std::string text = "  pattern: " + std::to_string(p.ranks) + " ranks on " + std::to_string(p.nodes) +
                      " nodes; busiest rank: " + std::to_string(p.node_bytes) + " B in " +
                      std::to_string(p.node_messages) + " on-node messages, " + std::to_string(p.net_bytes) +
-                     " B in " + std::to_string(p.net_messages) + " off-node messages; largest block " +
-                     std::to_string(p.max_peer_bytes) + " B; receive buffers in " +
+                     " B in " + std::to_string(p.net_messages) + " off-node messages, " + std::to_string(p.self_bytes) +
+                     " B to itself; largest block " + std::to_string(p.max_peer_bytes) + " B; receive buffers in " +
                      (p.library_memory ? "MPIX_Alloc_mem" : "user") + " memory; window " +
                      (inputs.window_pooled ? "pooled" : "not pooled") + "\n";
   const CandidatePrediction& chosen = selection.choice();

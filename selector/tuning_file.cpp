@@ -94,8 +94,15 @@ class Reader {
         out.node_user = curve(value, at);
       else if (key == "net_us")
         out.net = curve(value, at);
+      else if (key == "self_us")
+        out.self = curve(value, at);
+      else if (key == "self_user_us")
+        out.self_user = curve(value, at);
+      else if (key == "multi_node_self_us")
+        out.multi_node_self = curve(value, at);
       else
-        fail(at, "unknown key (known: one_node, multi_node, node_us, node_user_us, net_us)");
+        fail(at, "unknown key (known: one_node, multi_node, node_us, node_user_us, net_us, self_us, "
+                 "self_user_us, multi_node_self_us)");
     }
   }
 
@@ -176,7 +183,10 @@ std::string tuning_to_json(const TuningParameters& parameters) {
                         {"multi_node", fixed_json(p.multi_node)},
                         {"node_us", curve_json(p.node)},
                         {"node_user_us", curve_json(p.node_user)},
-                        {"net_us", curve_json(p.net)}};
+                        {"net_us", curve_json(p.net)},
+                        {"self_us", curve_json(p.self)},
+                        {"self_user_us", curve_json(p.self_user)},
+                        {"multi_node_self_us", curve_json(p.multi_node_self)}};
   }
   return root.dump(2) + "\n";
 }

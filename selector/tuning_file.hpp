@@ -8,7 +8,8 @@
 //         "one_node":   { "sync_us": 0.05, "init_us": 60, "reinit_us": 7 },
 //         "multi_node": { "sync_us": 0.05, "init_us": 80, "reinit_us": 60 },
 //         "node_us": [[8, 0.4], [4096, 0.5], ...],
-//         "node_user_us": [...], "net_us": [...] }, ... } }
+//         "node_user_us": [...], "net_us": [...],
+//         "self_us": [...], "self_user_us": [...], "multi_node_self_us": [...] }, ... } }
 #pragma once
 
 #include <cstdint>

@@ -79,6 +79,14 @@ TEST(CostModel, AddsSyncAndMessagesPerLocality) {
   EXPECT_DOUBLE_EQ(mpix::predict_cost(p, s, 2, false).t_iter_us, 10.0 + 3 * 2.0 + 2 * 7.0);
   s.ranks = 8;  // log2 8 / log2 2: the synchronization triples
   EXPECT_DOUBLE_EQ(mpix::predict_cost(p, s, 2, false).t_iter_us, 30.0 + 3 * 2.0 + 2 * 7.0);
+  p.self = MessageCurve({{0, 0.25}});
+  p.self_user = MessageCurve({{0, 0.75}});
+  s.self_bytes = 100;  // the block to itself, priced once
+  EXPECT_DOUBLE_EQ(mpix::predict_cost(p, s, 2, false).t_iter_us, 30.0 + 3 * 2.0 + 2 * 7.0 + 0.75);
+  s.library_memory = true;
+  EXPECT_DOUBLE_EQ(mpix::predict_cost(p, s, 2, false).t_iter_us, 30.0 + 3 * 0.5 + 2 * 7.0 + 0.25);
+  p.multi_node_self = MessageCurve({{0, 4.0}});  // measured across nodes: used there
+  EXPECT_DOUBLE_EQ(mpix::predict_cost(p, s, 2, false).t_iter_us, 30.0 + 3 * 0.5 + 2 * 7.0 + 4.0);
 }
 
 TEST(Selector, BreakEvenRuleDependsOnTheExpectedIterations) {

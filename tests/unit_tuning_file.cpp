@@ -31,6 +31,9 @@ TEST(TuningFile, BuiltInDefaultsCoverEveryCandidateAndSayWhereTheyComeFrom) {
     EXPECT_FALSE(it->second.node.empty()) << row->name;
     EXPECT_FALSE(it->second.node_user.empty()) << row->name;
     EXPECT_FALSE(it->second.net.empty()) << row->name;
+    EXPECT_FALSE(it->second.self.empty()) << row->name;
+    EXPECT_FALSE(it->second.self_user.empty()) << row->name;
+    EXPECT_FALSE(it->second.multi_node_self.empty()) << row->name;
     EXPECT_GT(it->second.one_node.init_us, 0) << row->name;
     EXPECT_GT(it->second.multi_node.init_us, 0) << row->name;
   }

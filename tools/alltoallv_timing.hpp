@@ -87,11 +87,16 @@ class Exchange {
   virtual bool received_correctly() const = 0;
 };
 
-// One point of the uniform sweep: b bytes per peer, counts in bytes; with
-// to_self false, no block to the rank itself (a halo exchange's shape).
+// Which blocks of a uniform exchange carry data.
+enum class Blocks { all, peers_only, self_only };
+
+// One point of the uniform sweep: b bytes per peer, counts in bytes; every
+// block, only those to other ranks (a halo exchange's shape), or only the
+// rank's block to itself.
 class Point final : public Exchange {
  public:
-  Point(long bytes_per_peer, int iterations_override, bool mpix_memory, int rank, int size, bool to_self = true)
+  Point(long bytes_per_peer, int iterations_override, bool mpix_memory, int rank, int size,
+        Blocks blocks = Blocks::all)
       : per_peer_(bytes_per_peer),
         rank_(rank),
         size_(size),
@@ -103,8 +108,8 @@ class Point final : public Exchange {
                       ? iterations_override
                       : static_cast<int>(std::clamp<long>((64L << 20) / std::max<long>(total, 1), 30, 2000));
     warmup_ = std::max(3, iterations_ / 10);
-    counts_.assign(size, static_cast<int>(per_peer_));
-    if (!to_self) counts_[rank] = 0;
+    counts_.assign(size, blocks == Blocks::self_only ? 0 : static_cast<int>(per_peer_));
+    counts_[rank] = blocks == Blocks::peers_only ? 0 : static_cast<int>(per_peer_);
     displs_.resize(size);
     for (int p = 0; p < size; ++p) displs_[p] = static_cast<int>(p * per_peer_);
     for (int p = 0; p < size; ++p)

@@ -6,17 +6,19 @@
 //     mpiexec -n 2 mpix_tune --output tuning.json                # across nodes
 //
 // The ranks' layout decides what is measured: on one node, the fixed costs
-// of one node and the on-node message curves (MPIX_Alloc_mem and heap
-// receive buffers); across nodes (one rank per node, or MPIX_NODE_SIZE=1),
-// the fixed costs of several nodes and the off-node curve. Everything else
+// of one node, the on-node message curves and the curves of the block to
+// itself (MPIX_Alloc_mem and heap receive buffers); across nodes (one rank
+// per node, or MPIX_NODE_SIZE=1), the fixed costs of several nodes, the
+// off-node curve and that of the block to itself there. Everything else
 // keeps the values the library uses now (built-in, or MPIX_TUNING_FILE), so
 // two runs build a complete file.
 //
 // Per algorithm and size: a uniform Alltoallv of b bytes per peer, timed like
 // Benchmark 1 (warm-up, barrier, max over ranks, median of repeats, data
-// validated), without a block to the rank itself (as in a halo exchange; a
-// copy to itself costs every algorithm about the same). sync_us is the time
-// at b = 0; a message of b bytes costs (T(b) - T(0) - on-node share) / messages.
+// validated), with blocks to the other ranks only (as in a halo exchange);
+// on one node also with the block to itself only, which some algorithms copy
+// directly and MPI may not. sync_us is the time at b = 0; a message of b
+// bytes costs (T(b) - T(0) - on-node share) / messages.
 #include <mpix/mpix.h>
 
 #include <cstdio>
@@ -98,8 +100,8 @@ class Tuner {
   // T_iter (us) of every algorithm at b bytes per peer, median over repeats;
   // the algorithms take turns inside each repeat, so that a drift of the
   // machine hits all of them alike.
-  std::vector<double> iteration_us(long bytes, bool mpix_memory) {
-    Point pt(bytes, 0, mpix_memory, layout_.rank, layout_.size, false);
+  std::vector<double> iteration_us(long bytes, bool mpix_memory, Blocks blocks = Blocks::peers_only) {
+    Point pt(bytes, 0, mpix_memory, layout_.rank, layout_.size, blocks);
     std::vector<std::vector<double>> t(algorithms_.size());
     for (int r = 0; r < options_.repeats; ++r)
       for (std::size_t a = 0; a < algorithms_.size(); ++a) {
@@ -116,7 +118,7 @@ class Tuner {
   // Init + free of every algorithm: on a fresh communicator (nothing
   // pooled), and again on one whose pool holds the window.
   std::vector<mpix::FixedCosts> init_costs() {
-    Point pt(options_.init_bytes, 30, true, layout_.rank, layout_.size, false);
+    Point pt(options_.init_bytes, 30, true, layout_.rank, layout_.size, Blocks::peers_only);
     std::vector<std::vector<double>> first(algorithms_.size()), again(algorithms_.size());
     for (int r = 0; r < options_.repeats; ++r)
       for (std::size_t a = 0; a < algorithms_.size(); ++a) {
@@ -135,16 +137,18 @@ class Tuner {
   }
 
   // Per algorithm, the cost of one message at each size: T_iter net of the
-  // synchronization and of the on-node messages (priced by the known curve).
-  std::vector<mpix::MessageCurve> curves(bool mpix_memory, const std::vector<double>& sync_us,
+  // synchronization and, across nodes, of the on-node messages (priced by
+  // the known curve). blocks: the messages to peers, or the one to itself.
+  std::vector<mpix::MessageCurve> curves(bool mpix_memory, Blocks blocks, const std::vector<double>& sync_us,
                                          const std::vector<const mpix::MessageCurve*>& node) {
-    const int messages = layout_.multi_node ? layout_.net_messages : layout_.node_messages;
+    const bool peers = blocks == Blocks::peers_only;
+    const int messages = !peers ? 1 : layout_.multi_node ? layout_.net_messages : layout_.node_messages;
     std::vector<std::vector<std::pair<double, double>>> points(algorithms_.size());
     for (long bytes : options_.sizes) {
-      const std::vector<double> t = iteration_us(bytes, mpix_memory);
+      const std::vector<double> t = iteration_us(bytes, mpix_memory, blocks);
       for (std::size_t a = 0; a < algorithms_.size(); ++a) {
         double cost = t[a] - sync_us[a];
-        if (layout_.multi_node) cost -= layout_.node_messages * node[a]->at(static_cast<double>(bytes));
+        if (peers && layout_.multi_node) cost -= layout_.node_messages * node[a]->at(static_cast<double>(bytes));
         points[a].emplace_back(static_cast<double>(bytes), std::max(0.0, cost / messages));
       }
     }
@@ -210,14 +214,23 @@ int main(int argc, char** argv) {
       node.push_back(&p.node);
     }
     if (layout.multi_node) {
-      const auto net = tuner.curves(true, sync, node);
-      for (std::size_t a = 0; a < names.size(); ++a) parameters.algorithms[names[a]].net = net[a];
-    } else {
-      const auto shared = tuner.curves(true, sync, node);
-      const auto user = tuner.curves(false, sync, node);
+      const auto net = tuner.curves(true, Blocks::peers_only, sync, node);
+      const auto self = tuner.curves(true, Blocks::self_only, sync, node);
       for (std::size_t a = 0; a < names.size(); ++a) {
-        parameters.algorithms[names[a]].node = shared[a];
-        parameters.algorithms[names[a]].node_user = user[a];
+        parameters.algorithms[names[a]].net = net[a];
+        parameters.algorithms[names[a]].multi_node_self = self[a];
+      }
+    } else {
+      const auto shared = tuner.curves(true, Blocks::peers_only, sync, node);
+      const auto user = tuner.curves(false, Blocks::peers_only, sync, node);
+      const auto self = tuner.curves(true, Blocks::self_only, sync, node);
+      const auto self_user = tuner.curves(false, Blocks::self_only, sync, node);
+      for (std::size_t a = 0; a < names.size(); ++a) {
+        mpix::AlgorithmParameters& p = parameters.algorithms[names[a]];
+        p.node = shared[a];
+        p.node_user = user[a];
+        p.self = self[a];
+        p.self_user = self_user[a];
       }
     }
     if (layout.rank == 0) {
