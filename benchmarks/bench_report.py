@@ -1,6 +1,7 @@
 """What the benchmark drivers share: the environment header and running one
 launch of a benchmark binary that writes a CSV."""
 import csv
+import statistics
 from collections import defaultdict
 import os
 import subprocess
@@ -27,25 +28,37 @@ def run_launch(cmd, env, csv_path, label):
         return list(csv.DictReader(f))
 
 
-def auto_against_best(summary, point_keys):
-    """Per point (the summary rows sharing point_keys): auto against the best
-    other algorithm measured in the same run, and against native -- the
-    selector's acceptance criteria. memcpy is a bound, not a competitor."""
-    points = defaultdict(dict)
-    ran = {}
-    for s in summary:
-        key = tuple(s[k] for k in point_keys)
-        points[key][s["algorithm"]] = s["t_iter_us"]
-        if s["algorithm"] == "auto":
-            ran[key] = s.get("ran", "")
+def auto_against_best(rows, point_keys):
+    """Per point (the launch rows sharing point_keys): auto against the best
+    other algorithm measured in the same launch, and against native -- the
+    selector's acceptance criteria -- as the median over launches of each
+    launch's ratio, since a launch's own speed (the machine's moment, the
+    transport's mode) moves all its competitors together. memcpy is a bound,
+    not a competitor."""
+    launches = defaultdict(lambda: defaultdict(dict))
+    ran = defaultdict(set)
+    for r in rows:
+        key = tuple(r[name] for name in point_keys)
+        launches[key][r["launch"]][r["algorithm"]] = float(r["t_iter_us"])
+        if r["algorithm"] == "auto":
+            ran[key] |= {x for x in r.get("ran", "").split("|") if x}
     checks = []
-    for key, times in sorted(points.items()):
-        if "auto" not in times:
+    for key, per_launch in sorted(launches.items()):
+        to_best, to_native, best_names, t_best, t_auto = [], [], [], [], []
+        for times in per_launch.values():
+            if "auto" not in times:
+                continue
+            others = {a: t for a, t in times.items() if a not in ("auto", "memcpy")}
+            best = min(others, key=others.get)
+            best_names.append(best)
+            t_best.append(others[best])
+            t_auto.append(times["auto"])
+            to_best.append(times["auto"] / others[best])
+            to_native.append(times["auto"] / times["native"] if "native" in times else float("nan"))
+        if not to_best:
             continue
-        others = {a: t for a, t in times.items() if a not in ("auto", "memcpy")}
-        best = min(others, key=others.get)
-        checks.append({**dict(zip(point_keys, key)), "best": best, "auto_ran": ran[key],
-                       "t_best_us": others[best], "t_auto_us": times["auto"],
-                       "auto_to_best": times["auto"] / others[best],
-                       "auto_to_native": times["auto"] / times["native"] if "native" in times else float("nan")})
+        checks.append({**dict(zip(point_keys, key)), "best": max(set(best_names), key=best_names.count),
+                       "auto_ran": "|".join(sorted(ran[key])), "launches": len(to_best),
+                       "t_best_us": statistics.median(t_best), "t_auto_us": statistics.median(t_auto),
+                       "auto_to_best": statistics.median(to_best), "auto_to_native": statistics.median(to_native)})
     return checks

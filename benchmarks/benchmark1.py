@@ -44,8 +44,8 @@ def run_launches(args, ranks, outdir, setting):
         path = os.path.join(outdir, f"launch_{setting}_{ranks}ranks_{launch}.csv")
         cmd = [args.mpiexec, "-n", str(ranks), args.bench, "--csv", path] + extra
         for row in run_launch(cmd, env, path, f"{setting} launch {launch + 1}/{args.launches}"):
-            row["launch"] = launch
-            row["setting"] = setting
+            row.update(launch=launch, setting=setting, ranks=int(row["ranks"]),
+                       bytes_per_peer=int(row["bytes_per_peer"]))
             rows.append(row)
     return rows
 
@@ -173,7 +173,7 @@ def main():
             rows += run_launches(args, ranks, args.outdir, setting)
     summary = summarize(rows)
     print_table(summary)
-    checks = auto_against_best(summary, ("setting", "ranks", "bytes_per_peer"))
+    checks = auto_against_best(rows, ("setting", "ranks", "bytes_per_peer"))
     print_selector_check(checks)
     write_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))
     if checks:

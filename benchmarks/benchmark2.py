@@ -157,7 +157,9 @@ def main():
     for launch in range(args.launches):
         path = os.path.join(args.outdir, f"launch_{launch}.csv")
         cmd = [args.mpiexec, "-n", str(args.ranks), args.bench, "--csv", path, "--counts-dir", args.outdir]
-        rows += run_launch(cmd + args.matrices, {}, path, f"launch {launch + 1}/{args.launches}")
+        for row in run_launch(cmd + args.matrices, {}, path, f"launch {launch + 1}/{args.launches}"):
+            row["launch"] = launch
+            rows.append(row)
     counts_dir, heatmap_ranks = args.outdir, args.ranks
     if args.heatmap_ranks:
         # Who sends how much to whom at a rank count where the pattern shows;
@@ -170,7 +172,7 @@ def main():
         run_launch(cmd + args.matrices, {}, path, f"send counts at {heatmap_ranks} ranks")
     summary = summarize(rows)
     print_table(summary)
-    checks = auto_against_best(summary, ("matrix",))
+    checks = auto_against_best(rows, ("matrix",))
     print_criteria(summary, checks)
     write_csv(summary, os.path.join(args.outdir, "benchmark2.csv"))
     write_csv(checks, os.path.join(args.outdir, "selector_check.csv"))

@@ -33,7 +33,9 @@ std::vector<const AlltoallvAlgorithm*> candidate_rows() {
 class AdaptiveAlltoallv final : public PersistentOperation {
  public:
   explicit AdaptiveAlltoallv(const AlltoallvArgs& args)
-      : args_(args), rows_(candidate_rows()), verbose_(args.comm->rank() == 0 && Library::get().config().verbose >= 1) {
+      : args_(args),
+        rows_(candidate_rows()),
+        verbose_(args.comm->rank() == 0 && Library::get().config().verbose >= 1) {
     const Config& config = Library::get().config();
     inputs_ = agree_selection_inputs(args_, config, rows_);
     try {
@@ -117,8 +119,16 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     const bool trial = previous_ < 0 && r.switch_to >= 0;
     if (!trial) probe_ = 0;
     if (r.switch_to < 0) return;
-    previous_ = running_;
-    run(r.switch_to);
+    const int from = running_;
+    try {
+      run(r.switch_to);
+      previous_ = from;
+    } catch (const Error& e) {
+      // Every rank failed alike (agreed): stay with what ran, settled.
+      if (verbose_) std::fprintf(stderr, "mpix-rma: auto cannot switch (%s); staying\n", e.what());
+      probe_ = 0;
+      run(from);
+    }
   }
 
   AlltoallvArgs args_;

@@ -106,19 +106,6 @@ int best_trial(const Selection& selection, int running, double measured, long re
   return best;
 }
 
-// The runner-up when the prediction was a close call worth measuring, or -1.
-int close_runner_up(const Selection& selection, int running, double measured, long remaining,
-                    const RefinementRule& rule) {
-  const CandidatePrediction& current = selection.predictions[running];
-  const int other = runner_up(selection, running);
-  if (other < 0) return -1;
-  const CandidatePrediction& next = selection.predictions[other];
-  const bool close = next.cost.t_iter_us <= current.cost.t_iter_us * (1 + rule.close_call);
-  const bool repaid = rule.close_call * measured * static_cast<double>(remaining) >
-                      next.cost.t_init_us + current.cost.t_init_us;
-  return close && repaid ? other : -1;
-}
-
 }  // namespace
 
 Refinement refine_selection(const Selection& selection, int running, int previous,
@@ -131,11 +118,7 @@ Refinement refine_selection(const Selection& selection, int running, int previou
   if (previous >= 0) return trial_verdict(selection, running, previous, measured_us, rule, r);
 
   if (measured <= current.cost.t_iter_us * (1 + rule.contradiction)) {
-    r.switch_to = close_runner_up(selection, running, measured, remaining_iterations, rule);
-    r.reason += r.switch_to < 0 ? ": the prediction holds"
-                                : ": the prediction holds, but " + selection.predictions[r.switch_to].name +
-                                      " was predicted within " + format("%.0f%%", 100 * rule.close_call) +
-                                      "; trying it";
+    r.reason += ": the prediction holds";
     return r;
   }
   double gain = 0;

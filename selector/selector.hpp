@@ -52,20 +52,17 @@ double breakeven_iterations(const CostPrediction& over, const CostPrediction& ba
 
 // Online refinement, after the running algorithm's first iterations were
 // timed (measured_us[i] > 0 for each algorithm timed so far, all ranks
-// agreed). First check (previous < 0): it tries another candidate when
-//  - the running one is slower than predicted by more than `contradiction`
-//    (relative): the candidate predicted cheapest over the remaining
-//    iterations, if the predicted saving repays trying it and coming back;
-//  - or the prediction holds but was a close call: the runner-up is
-//    predicted within `close_call` of it, and that much of the remaining
-//    time repays the trial.
+// agreed). First check (previous < 0): when the running one is slower than
+// predicted by more than `contradiction` (relative), it tries the candidate
+// predicted cheapest over the remaining iterations, if the predicted saving
+// repays trying it and coming back. A close call between predictions is not
+// tried: a few timed iterations are noisier than the difference.
 // The model's error is often common to all algorithms (a machine slower than
 // when it was calibrated), so a trial's verdict comes from two measurements
 // taken back to back: the second check (previous >= 0) keeps the trial only
 // if it measured faster by more than `margin`.
 struct RefinementRule {
   double contradiction = 0.25;
-  double close_call = 0.10;
   double margin = 0.02;
 };
 

@@ -156,7 +156,7 @@ TEST(Refinement, ATrialKeepsWhicheverMeasuredFaster) {
   EXPECT_NE(back.reason.find("back to fast_iter"), std::string::npos) << back.reason;
 }
 
-TEST(Refinement, ACloseCallIsMeasuredWhenTheRemainingIterationsRepayIt) {
+TEST(Refinement, ACloseCallIsNotTried) {
   mpix::TuningParameters t = parameters();
   t.algorithms["near"] = flat(0.1, 0.22, 10000, 50);  // 0.3208 us against fast_iter's 0.3008
   auto in = inputs(8, 1000000);
@@ -164,10 +164,6 @@ TEST(Refinement, ACloseCallIsMeasuredWhenTheRemainingIterationsRepayIt) {
   const auto s = mpix::select_algorithm(in, t);
   ASSERT_EQ(s.choice().name, "fast_iter");
   std::vector<double> measured(3, 0);
-  measured[s.chosen] = 0.31;  // as predicted
-  const auto r = mpix::refine_selection(s, s.chosen, -1, measured, 999990);
-  EXPECT_EQ(r.switch_to, 2);
-  EXPECT_NE(r.reason.find("the prediction holds, but near was predicted within 10%"), std::string::npos) << r.reason;
-  // Not worth the two inits over a few iterations.
-  EXPECT_EQ(mpix::refine_selection(s, s.chosen, -1, measured, 100).switch_to, -1);
+  measured[s.chosen] = 0.33;  // within the prediction's tolerance
+  EXPECT_EQ(mpix::refine_selection(s, s.chosen, -1, measured, 999990).switch_to, -1);
 }

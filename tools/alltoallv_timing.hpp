@@ -191,14 +191,16 @@ inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Com
 }
 
 // Every competitor, interleaved inside each repeat so that a drift of the
-// machine hits all of them alike: run(competitor index, communicator) -> a
+// machine hits all of them alike, each repeat starting with the next one so
+// that none always runs first: run(competitor index, communicator) -> a
 // Sample. The first repeat runs on a fresh communicator, whose pool holds no
 // window yet: its T_init is a first init's.
 template <class Run>
 std::vector<std::vector<Sample>> run_interleaved(std::size_t competitors, int repeats, MPIX_Comm* comm, Run run) {
   std::vector<std::vector<Sample>> samples(competitors);
   for (int r = 0; r < repeats; ++r)
-    for (std::size_t c = 0; c < competitors; ++c) {
+    for (std::size_t k = 0; k < competitors; ++k) {
+      const std::size_t c = (k + static_cast<std::size_t>(r)) % competitors;
       MPIX_Comm* fresh = nullptr;
       if (r == 0) MPIX_Comm_init(&fresh, MPI_COMM_WORLD);
       samples[c].push_back(run(c, r == 0 ? fresh : comm));
