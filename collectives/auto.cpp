@@ -5,7 +5,7 @@
 // application's work between them) and agrees on the measurement; when it
 // contradicts the prediction enough that the remaining iterations repay a
 // re-init, it tries the algorithm predicted cheapest, times that too and
-// keeps the faster: every rank switches at the same Start.
+// keeps it only if clearly faster: every rank switches at the same Start.
 #include <mpix/mpix.h>
 
 #include <algorithm>

@@ -99,11 +99,12 @@ const std::vector<VariableSpec> table = {
      "How many times a request is expected to run, N in the break-even rule: the selector minimises "
      "T_init + N * T_iter. The info key mpix_expected_iterations of a request overrides it.",
      [](std::string_view v, Config& c) { c.expected_iterations = parse_int(v, 1, INT_MAX); }},
-    {"MPIX_ALLTOALLV_PROBE", "int", "8", "0..1000",
+    {"MPIX_ALLTOALLV_PROBE", "int", "16", "0..1000",
      "Online refinement of auto: iterations timed (after 2 untimed) before the request checks the "
      "prediction. If the measured time is more than 25% above it and the remaining expected "
      "iterations repay a re-init, the request tries the algorithm predicted cheapest, times it "
-     "as well and keeps the faster, on every rank at the same Start. 0 turns it off.",
+     "as well and keeps it only if it measured more than 10% faster, on every rank at the same "
+     "Start. 0 turns it off.",
      [](std::string_view v, Config& c) { c.alltoallv_probe = parse_int(v, 0, 1000); }},
 };
 

@@ -24,7 +24,7 @@ struct Config {
   std::vector<std::string> alltoallv_exclude;  // registry names the selector never chooses
   std::string tuning_file;                      // empty: the built-in parameters
   long expected_iterations = 1000;
-  int alltoallv_probe = 8;  // iterations timed before the online check; 0: no online refinement
+  int alltoallv_probe = 16;  // iterations timed before the online check; 0: no online refinement
 };
 
 // Parsing failures name the variable, the value and what is accepted.
