@@ -18,13 +18,14 @@ RmaAlltoallv::RmaAlltoallv(const AlltoallvArgs& args, Path path)
   // buffer to ~1 GB/s while a second window over it lives (2 MiB puts:
   // ~2000 us instead of ~450 us), so the MPI-only algorithms force the MPI
   // path per put instead of owning a window of their own.
-  const PooledWindowKey key{args_.recvbuf, plan_.window_bytes};
+  const PooledWindowKey key = PooledWindowKey::of(args_.recvbuf, plan_.window_bytes);
   pooled_ = args_.window_pool->take(key, args_.comm->global());
   if (pooled_.window) return;
   void* base = args_.recvbuf;
-  pooled_ = {key, args_.window_pool->next_id(),
-             std::make_shared<Window>(Window::Kind::created, &base, plan_.window_bytes, 1, 1, args_.comm,
-                                      Library::get().config())};
+  pooled_.key = key;
+  pooled_.id = args_.window_pool->next_id();
+  pooled_.window = std::make_shared<Window>(Window::Kind::created, &base, plan_.window_bytes, 1, 1, args_.comm,
+                                            Library::get().config());
 }
 
 RmaAlltoallv::~RmaAlltoallv() { args_.window_pool->give_back(std::move(pooled_)); }

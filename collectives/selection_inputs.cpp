@@ -139,7 +139,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
     values[self_bytes] = p.self_bytes;
     const MPI_Aint window_bytes = PutPlan::make(args).window_bytes;
     values[foreign_memory] = receive_buffer_shared(args, window_bytes, config) ? 0 : 1;
-    values[not_pooled] = args.window_pool->holds({args.recvbuf, window_bytes}) ? 0 : 1;
+    values[not_pooled] = args.window_pool->holds(PooledWindowKey::of(args.recvbuf, window_bytes)) ? 0 : 1;
     for (std::size_t i = 0; i < n; ++i) {
       const AlltoallvAlgorithm& row = *candidates[i];
       values[fields + 2 * i] = row.unsupported(args) ? 1 : 0;

@@ -23,10 +23,19 @@
 
 namespace mpix {
 
+// A window serves a later request only over the same memory: the same
+// address and size, and for MPIX_Alloc_mem memory the same allocation (an
+// allocation freed and made again at that address is new memory, which a
+// pooled window's registrations and node peers' mappings do not reach).
 struct PooledWindowKey {
   const void* base;
   MPI_Aint bytes;
-  bool operator==(const PooledWindowKey& o) const { return base == o.base && bytes == o.bytes; }
+  std::uint64_t allocation;  // the MPIX_Alloc_mem segment's serial; 0 for other memory
+
+  static PooledWindowKey of(const void* base, MPI_Aint bytes);
+  bool operator==(const PooledWindowKey& o) const {
+    return base == o.base && bytes == o.bytes && allocation == o.allocation;
+  }
 };
 
 class WindowPool {
@@ -34,13 +43,16 @@ class WindowPool {
   static constexpr std::size_t capacity = 4;  // the oldest window is freed past this
 
   struct Entry {
-    PooledWindowKey key;
+    PooledWindowKey key{};
     std::uint64_t id = 0;
     std::shared_ptr<Window> window;
+    bool poolable = false;  // agreed: every rank's memory is MPIX_Alloc_mem memory
   };
 
   // Collective over comm: the pooled window for key if every rank has one
-  // and it is the same window on all ranks; an empty entry otherwise.
+  // and it is the same window on all ranks; otherwise an entry without a
+  // window, saying whether one made now may be pooled. Frees (on every rank)
+  // the pooled windows whose memory some rank has freed since.
   Entry take(const PooledWindowKey& key, MPI_Comm comm);
   // Local: whether this rank's pool holds a window for key (the selector
   // agrees on it before predicting an RMA init).

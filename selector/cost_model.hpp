@@ -57,8 +57,10 @@ struct AlgorithmParameters {
   MessageCurve node;       // a peer on the node, receive buffer in MPIX_Alloc_mem memory
   MessageCurve node_user;  // a peer on the node, receive buffer in user memory
   MessageCurve net;        // a peer on another node
-  MessageCurve self;       // the block to itself on one node, receive buffer in MPIX_Alloc_mem memory
-  MessageCurve self_user;  // the same in user memory
+  // What the block to itself adds to an exchange on one node, receive
+  // buffer in MPIX_Alloc_mem memory, and in user memory.
+  MessageCurve self;
+  MessageCurve self_user;
   // The block to itself when the ranks span nodes: MPI may then move it
   // through other transports (with UCX_TLS=tcp,self, UCX's self transport).
   MessageCurve multi_node_self;

@@ -88,11 +88,10 @@ class Exchange {
 };
 
 // Which blocks of a uniform exchange carry data.
-enum class Blocks { all, peers_only, self_only };
+enum class Blocks { all, peers_only };
 
 // One point of the uniform sweep: b bytes per peer, counts in bytes; every
-// block, only those to other ranks (a halo exchange's shape), or only the
-// rank's block to itself.
+// block, or only those to other ranks (a halo exchange's shape).
 class Point final : public Exchange {
  public:
   Point(long bytes_per_peer, int iterations_override, bool mpix_memory, int rank, int size,
@@ -108,8 +107,8 @@ class Point final : public Exchange {
                       ? iterations_override
                       : static_cast<int>(std::clamp<long>((64L << 20) / std::max<long>(total, 1), 30, 2000));
     warmup_ = std::max(3, iterations_ / 10);
-    counts_.assign(size, blocks == Blocks::self_only ? 0 : static_cast<int>(per_peer_));
-    counts_[rank] = blocks == Blocks::peers_only ? 0 : static_cast<int>(per_peer_);
+    counts_.assign(size, static_cast<int>(per_peer_));
+    if (blocks == Blocks::peers_only) counts_[rank] = 0;
     displs_.resize(size);
     for (int p = 0; p < size; ++p) displs_[p] = static_cast<int>(p * per_peer_);
     for (int p = 0; p < size; ++p)

@@ -15,10 +15,10 @@
 //
 // Per algorithm and size: a uniform Alltoallv of b bytes per peer, timed like
 // Benchmark 1 (warm-up, barrier, max over ranks, median of repeats, data
-// validated), with blocks to the other ranks only (as in a halo exchange);
-// on one node also with the block to itself only, which some algorithms copy
-// directly and MPI may not. sync_us is the time at b = 0; a message of b
-// bytes costs (T(b) - T(0) - on-node share) / messages.
+// validated), with blocks to the other ranks only (as in a halo exchange)
+// and with every block: the difference is what the block to itself adds,
+// which some algorithms copy directly and MPI may not. sync_us is the time
+// at b = 0; a message of b bytes costs (T(b) - T(0) - on-node share) / messages.
 #include <mpix/mpix.h>
 
 #include <cstdio>
@@ -107,7 +107,9 @@ class Tuner {
       for (std::size_t a = 0; a < algorithms_.size(); ++a) {
         const Sample s = run_algorithm(pt, algorithms_[a], comm_);
         if (!s.valid)
-          fail("mpix_tune: " + algorithms_[a] + " delivered wrong data at " + std::to_string(bytes) + " B");
+          fail("mpix_tune: " + algorithms_[a] + " delivered wrong data at " + std::to_string(bytes) + " B per peer (" +
+               (mpix_memory ? "MPIX_Alloc_mem" : "heap") + " memory, " +
+               (blocks == Blocks::all ? "every block" : "blocks to peers only") + ", repeat " + std::to_string(r) + ")");
         t[a].push_back(s.iteration * 1e6);
       }
     std::vector<double> medians;
@@ -139,21 +141,35 @@ class Tuner {
   // Per algorithm, the cost of one message at each size: T_iter net of the
   // synchronization and, across nodes, of the on-node messages (priced by
   // the known curve). blocks: the messages to peers, or the one to itself.
-  std::vector<mpix::MessageCurve> curves(bool mpix_memory, Blocks blocks, const std::vector<double>& sync_us,
-                                         const std::vector<const mpix::MessageCurve*>& node) {
-    const bool peers = blocks == Blocks::peers_only;
-    const int messages = !peers ? 1 : layout_.multi_node ? layout_.net_messages : layout_.node_messages;
-    std::vector<std::vector<std::pair<double, double>>> points(algorithms_.size());
+  struct Curves {
+    std::vector<mpix::MessageCurve> peer, self;  // per algorithm
+  };
+
+  // Per algorithm, the cost of one message to a peer at each size (T_iter
+  // with blocks to peers only, net of the synchronization and, across nodes,
+  // of the on-node messages priced by the known curve), and what adding the
+  // block to itself costs (T_iter with every block minus that with peers
+  // only: its copy may overlap the transfers, or not).
+  Curves curves(bool mpix_memory, const std::vector<double>& sync_us,
+                const std::vector<const mpix::MessageCurve*>& node) {
+    const int messages = layout_.multi_node ? layout_.net_messages : layout_.node_messages;
+    std::vector<std::vector<std::pair<double, double>>> peer(algorithms_.size()), self(algorithms_.size());
     for (long bytes : options_.sizes) {
-      const std::vector<double> t = iteration_us(bytes, mpix_memory, blocks);
+      const double b = static_cast<double>(bytes);
+      const std::vector<double> peers_only = iteration_us(bytes, mpix_memory, Blocks::peers_only);
+      const std::vector<double> all = iteration_us(bytes, mpix_memory, Blocks::all);
       for (std::size_t a = 0; a < algorithms_.size(); ++a) {
-        double cost = t[a] - sync_us[a];
-        if (peers && layout_.multi_node) cost -= layout_.node_messages * node[a]->at(static_cast<double>(bytes));
-        points[a].emplace_back(static_cast<double>(bytes), std::max(0.0, cost / messages));
+        double cost = peers_only[a] - sync_us[a];
+        if (layout_.multi_node) cost -= layout_.node_messages * node[a]->at(b);
+        peer[a].emplace_back(b, std::max(0.0, cost / messages));
+        self[a].emplace_back(b, std::max(0.0, all[a] - peers_only[a]));
       }
     }
-    std::vector<mpix::MessageCurve> result;
-    for (auto& p : points) result.emplace_back(std::move(p));
+    Curves result;
+    for (std::size_t a = 0; a < algorithms_.size(); ++a) {
+      result.peer.emplace_back(std::move(peer[a]));
+      result.self.emplace_back(std::move(self[a]));
+    }
     return result;
   }
 
@@ -214,23 +230,20 @@ int main(int argc, char** argv) {
       node.push_back(&p.node);
     }
     if (layout.multi_node) {
-      const auto net = tuner.curves(true, Blocks::peers_only, sync, node);
-      const auto self = tuner.curves(true, Blocks::self_only, sync, node);
+      const auto measured = tuner.curves(true, sync, node);
       for (std::size_t a = 0; a < names.size(); ++a) {
-        parameters.algorithms[names[a]].net = net[a];
-        parameters.algorithms[names[a]].multi_node_self = self[a];
+        parameters.algorithms[names[a]].net = measured.peer[a];
+        parameters.algorithms[names[a]].multi_node_self = measured.self[a];
       }
     } else {
-      const auto shared = tuner.curves(true, Blocks::peers_only, sync, node);
-      const auto user = tuner.curves(false, Blocks::peers_only, sync, node);
-      const auto self = tuner.curves(true, Blocks::self_only, sync, node);
-      const auto self_user = tuner.curves(false, Blocks::self_only, sync, node);
+      const auto shared = tuner.curves(true, sync, node);
+      const auto user = tuner.curves(false, sync, node);
       for (std::size_t a = 0; a < names.size(); ++a) {
         mpix::AlgorithmParameters& p = parameters.algorithms[names[a]];
-        p.node = shared[a];
-        p.node_user = user[a];
-        p.self = self[a];
-        p.self_user = self_user[a];
+        p.node = shared.peer[a];
+        p.node_user = user.peer[a];
+        p.self = shared.self[a];
+        p.self_user = user.self[a];
       }
     }
     if (layout.rank == 0) {
