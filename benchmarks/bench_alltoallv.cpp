@@ -114,13 +114,9 @@ int main(int argc, char** argv) {
   MPIX_Comm* comm = nullptr;
   MPIX_Comm_init(&comm, MPI_COMM_WORLD);
 
-  std::FILE* csv = nullptr;
-  if (rank == 0 && !options.csv.empty()) {
-    csv = std::fopen(options.csv.c_str(), "w");
-    if (csv == nullptr) usage(("cannot write " + options.csv).c_str());
-    std::fprintf(csv, "ranks,scaling,memory,bytes_per_peer,algorithm,iterations,repeats,t_init_us,t_init_first_us,t_iter_us,"
-                 "valid,ran\n");
-  }
+  std::FILE* csv = open_csv(rank, options.csv,
+                            "ranks,scaling,memory,bytes_per_peer,algorithm,iterations,repeats,t_init_us,"
+                            "t_init_first_us,t_iter_us,valid,ran");
   if (rank == 0)
     std::printf("%-8s %-12s %-20s %8s %12s %12s %s\n", "ranks", "bytes/peer", "algorithm", "iters", "T_init[us]",
                 "T_iter[us]", "valid");

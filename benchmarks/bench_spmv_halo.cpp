@@ -118,13 +118,9 @@ int main(int argc, char** argv) {
   MPIX_Comm* comm = nullptr;
   MPIX_Comm_init(&comm, MPI_COMM_WORLD);
 
-  std::FILE* csv = nullptr;
-  if (rank == 0 && !options.csv.empty()) {
-    csv = std::fopen(options.csv.c_str(), "w");
-    if (csv == nullptr) usage(("cannot write " + options.csv).c_str());
-    std::fprintf(csv, "matrix,ranks,rows,cols,nonzeros,bytes_max,bytes_total,targets_max,sources_max,algorithm,"
-                      "iterations,repeats,t_init_us,t_init_first_us,t_iter_us,valid,ran\n");
-  }
+  std::FILE* csv = open_csv(rank, options.csv,
+                            "matrix,ranks,rows,cols,nonzeros,bytes_max,bytes_total,targets_max,sources_max,"
+                            "algorithm,iterations,repeats,t_init_us,t_init_first_us,t_iter_us,valid,ran");
   if (rank == 0)
     std::printf("%-16s %10s %8s %-18s %12s %12s %s\n", "matrix", "bytes_max", "targets", "algorithm", "T_init[us]",
                 "T_iter[us]", "valid (ran)");

@@ -14,6 +14,7 @@
 #include "collectives/alltoallv_init.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/selection_inputs.hpp"
+#include "collectives/tuning_parameters.hpp"
 #include "src/agree.hpp"
 #include "src/library.hpp"
 

@@ -5,52 +5,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
 #include <optional>
 
 #include "collectives/put_plan.hpp"
-#include "rma/node_memory.hpp"
 #include "rma/window_pool.hpp"
-#include "selector/tuning_file.hpp"
+#include "collectives/tuning_parameters.hpp"
 #include "src/agree.hpp"
 #include "src/library.hpp"
 
 namespace mpix {
 
 namespace {
-
-// The parameters of this process, freed with the library at MPI_Finalize.
-class TuningStore final : public Resource {
- public:
-  explicit TuningStore(const Config& config) {
-    try {
-      parameters = builtin_tuning();
-      if (!config.tuning_file.empty()) parameters = read_tuning_file(config.tuning_file, parameters);
-      fingerprint = tuning_fingerprint(parameters);
-    } catch (const TuningFileError& e) {
-      error.emplace(error_class(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());
-    }
-  }
-  ~TuningStore() override {
-    std::lock_guard<std::mutex> lock(mutex);
-    instance = nullptr;
-  }
-
-  static inline std::mutex mutex;
-  static inline TuningStore* instance = nullptr;
-  TuningParameters parameters;
-  std::uint64_t fingerprint = 0;
-  std::optional<Error> error;
-};
-
-const TuningStore& tuning_store() {
-  Library& library = Library::get();
-  std::lock_guard<std::mutex> lock(TuningStore::mutex);
-  if (TuningStore::instance == nullptr)
-    TuningStore::instance = library.adopt(std::make_unique<TuningStore>(library.config()));
-  if (TuningStore::instance->error) throw *TuningStore::instance->error;
-  return *TuningStore::instance;
-}
 
 long parse_expected_iterations(const std::optional<std::string>& hint, long otherwise) {
   if (!hint) return otherwise;
@@ -105,15 +70,14 @@ LocalPattern local_pattern(const AlltoallvArgs& args) {
   return p;
 }
 
-bool receive_buffer_shared(const AlltoallvArgs& args, MPI_Aint window_bytes, const Config& config) {
-  if (window_bytes == 0) return true;  // receives nothing: no direct copy to pay for
+// On-node blocks can be copied straight into the receive buffer.
+bool receive_buffer_shared(const PooledWindowKey& window, const Config& config) {
+  if (window.bytes == 0) return true;  // receives nothing: no direct copy to pay for
   if (config.node_path == NodePath::mpi || config.node_path == NodePath::cma) return false;
-  return NodeMemory::get().locate(args.recvbuf, static_cast<std::size_t>(window_bytes)).fd >= 0;
+  return window.allocation != 0;
 }
 
 }  // namespace
-
-const TuningParameters& tuning_parameters() { return tuning_store().parameters; }
 
 SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& config,
                                        const std::vector<const AlltoallvAlgorithm*>& candidates) {
@@ -127,7 +91,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   try {
     check_excluded_names(config, candidates);
     values[expected] = parse_expected_iterations(args.expected_iterations_hint, config.expected_iterations);
-    const std::int64_t mine = static_cast<std::int64_t>(tuning_store().fingerprint >> 1);
+    const std::int64_t mine = static_cast<std::int64_t>(tuning_parameters_fingerprint() >> 1);
     values[fingerprint] = mine;
     values[minus_fingerprint] = -mine;
     const LocalPattern p = local_pattern(args);
@@ -137,9 +101,9 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
     values[net_messages] = p.net_messages;
     values[max_peer_bytes] = p.max_peer_bytes;
     values[self_bytes] = p.self_bytes;
-    const MPI_Aint window_bytes = PutPlan::make(args).window_bytes;
-    values[foreign_memory] = receive_buffer_shared(args, window_bytes, config) ? 0 : 1;
-    values[not_pooled] = args.window_pool->holds(PooledWindowKey::of(args.recvbuf, window_bytes)) ? 0 : 1;
+    const PooledWindowKey window = PooledWindowKey::of(args.recvbuf, PutPlan::make(args).window_bytes);
+    values[foreign_memory] = receive_buffer_shared(window, config) ? 0 : 1;
+    values[not_pooled] = args.window_pool->holds(window) ? 0 : 1;
     for (std::size_t i = 0; i < n; ++i) {
       const AlltoallvAlgorithm& row = *candidates[i];
       values[fields + 2 * i] = row.unsupported(args) ? 1 : 0;

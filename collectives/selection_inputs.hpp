@@ -11,11 +11,6 @@
 
 namespace mpix {
 
-// The parameters the selector uses in this process: the built-in ones with
-// MPIX_TUNING_FILE laid over them, read once; throws Error(MPIX_ERR_CONFIG)
-// naming the file, line and key when the file is bad.
-const TuningParameters& tuning_parameters();
-
 // Collective over args.comm. candidates: the registry rows auto may choose.
 // Throws the same Error on every rank when a rank's input is bad (an unknown
 // name in MPIX_ALLTOALLV_EXCLUDE, a bad mpix_expected_iterations) or the

@@ -1,5 +1,6 @@
 #include "selector/tuning_file.hpp"
 
+#include <cstddef>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -11,6 +12,37 @@ namespace mpix {
 namespace {
 
 using nlohmann::json;
+
+// The file's keys, named once for reading and writing.
+template <class Owner, class Field>
+struct Key {
+  const char* name;
+  Field Owner::*field;
+};
+constexpr Key<FixedCosts, double> fixed_keys[] = {
+    {"sync_us", &FixedCosts::sync_us}, {"init_us", &FixedCosts::init_us}, {"reinit_us", &FixedCosts::reinit_us}};
+constexpr Key<AlgorithmParameters, FixedCosts> setting_keys[] = {{"one_node", &AlgorithmParameters::one_node},
+                                                                  {"multi_node", &AlgorithmParameters::multi_node}};
+constexpr Key<AlgorithmParameters, MessageCurve> curve_keys[] = {
+    {"node_us", &AlgorithmParameters::node},
+    {"node_user_us", &AlgorithmParameters::node_user},
+    {"net_us", &AlgorithmParameters::net},
+    {"self_us", &AlgorithmParameters::self},
+    {"self_user_us", &AlgorithmParameters::self_user},
+    {"multi_node_self_us", &AlgorithmParameters::multi_node_self}};
+
+template <class Owner, class Field, std::size_t N>
+std::string& append_names(std::string& names, const Key<Owner, Field> (&table)[N]) {
+  for (const auto& key : table) names += (names.empty() ? "" : ", ") + std::string(key.name);
+  return names;
+}
+
+template <class Owner, class Field, std::size_t N>
+const Key<Owner, Field>* find_key(const Key<Owner, Field> (&table)[N], const std::string& name) {
+  for (const auto& key : table)
+    if (name == key.name) return &key;
+  return nullptr;
+}
 
 int line_at(const std::string& text, std::size_t byte) {
   const std::size_t end = std::min(byte, text.size());
@@ -67,42 +99,30 @@ class Reader {
 
   void fixed(const json& object, const std::string& path, FixedCosts& out) const {
     if (!object.is_object()) fail(path, "expected an object");
-    for (const auto& [key, value] : object.items()) {
-      const std::string at = path + "." + key;
-      if (key == "sync_us")
-        out.sync_us = number(value, at);
-      else if (key == "init_us")
-        out.init_us = number(value, at);
-      else if (key == "reinit_us")
-        out.reinit_us = number(value, at);
-      else
-        fail(at, "unknown key (known: sync_us, init_us, reinit_us)");
+    for (const auto& [name, value] : object.items()) {
+      const std::string at = path + "." + name;
+      const auto* key = find_key(fixed_keys, name);
+      if (key == nullptr) {
+        std::string known;
+        fail(at, "unknown key (known: " + append_names(known, fixed_keys) + ")");
+      }
+      out.*(key->field) = number(value, at);
     }
   }
 
   void algorithm(const json& object, const std::string& path, AlgorithmParameters& out) const {
     if (!object.is_object()) fail(path, "expected an object");
-    for (const auto& [key, value] : object.items()) {
-      const std::string at = path + "." + key;
-      if (key == "one_node")
-        fixed(value, at, out.one_node);
-      else if (key == "multi_node")
-        fixed(value, at, out.multi_node);
-      else if (key == "node_us")
-        out.node = curve(value, at);
-      else if (key == "node_user_us")
-        out.node_user = curve(value, at);
-      else if (key == "net_us")
-        out.net = curve(value, at);
-      else if (key == "self_us")
-        out.self = curve(value, at);
-      else if (key == "self_user_us")
-        out.self_user = curve(value, at);
-      else if (key == "multi_node_self_us")
-        out.multi_node_self = curve(value, at);
-      else
-        fail(at, "unknown key (known: one_node, multi_node, node_us, node_user_us, net_us, self_us, "
-                 "self_user_us, multi_node_self_us)");
+    for (const auto& [name, value] : object.items()) {
+      const std::string at = path + "." + name;
+      if (const auto* key = find_key(setting_keys, name)) {
+        fixed(value, at, out.*(key->field));
+      } else if (const auto* curve_key = find_key(curve_keys, name)) {
+        out.*(curve_key->field) = curve(value, at);
+      } else {
+        std::string known;
+        append_names(known, setting_keys);
+        fail(at, "unknown key (known: " + append_names(known, curve_keys) + ")");
+      }
     }
   }
 
@@ -138,14 +158,17 @@ class Reader {
   const std::string& origin_;
 };
 
-json fixed_json(const FixedCosts& costs) {
-  return {{"sync_us", costs.sync_us}, {"init_us", costs.init_us}, {"reinit_us", costs.reinit_us}};
-}
-
-json curve_json(const MessageCurve& curve) {
-  json points = json::array();
-  for (const auto& [bytes, us] : curve.points()) points.push_back({bytes, us});
-  return points;
+json algorithm_json(const AlgorithmParameters& p) {
+  json object = json::object();
+  for (const auto& setting : setting_keys) {
+    json& costs = object[setting.name] = json::object();
+    for (const auto& key : fixed_keys) costs[key.name] = (p.*(setting.field)).*(key.field);
+  }
+  for (const auto& key : curve_keys) {
+    json& points = object[key.name] = json::array();
+    for (const auto& [bytes, us] : (p.*(key.field)).points()) points.push_back({bytes, us});
+  }
+  return object;
 }
 
 }  // namespace
@@ -179,14 +202,7 @@ std::string tuning_to_json(const TuningParameters& parameters) {
   root["calibration_ranks"] = parameters.calibration_ranks;
   json& algorithms = root["algorithms"] = json::object();
   for (const auto& [name, p] : parameters.algorithms) {
-    algorithms[name] = {{"one_node", fixed_json(p.one_node)},
-                        {"multi_node", fixed_json(p.multi_node)},
-                        {"node_us", curve_json(p.node)},
-                        {"node_user_us", curve_json(p.node_user)},
-                        {"net_us", curve_json(p.net)},
-                        {"self_us", curve_json(p.self)},
-                        {"self_user_us", curve_json(p.self_user)},
-                        {"multi_node_self_us", curve_json(p.multi_node_self)}};
+    algorithms[name] = algorithm_json(p);
   }
   return root.dump(2) + "\n";
 }

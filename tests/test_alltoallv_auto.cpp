@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/selection_inputs.hpp"
+#include "collectives/tuning_parameters.hpp"
 #include "tests/forced_algorithm.hpp"
 
 using namespace mpix_test;
@@ -84,6 +84,15 @@ class AutoTest : public MpiTest {
     return seen;
   }
 
+  // init fails on every rank with this class and these words in the message.
+  void expect_init_fails(int expected_class, const std::string& words) {
+    const int rc = init();
+    const std::string message = error_message(rc);
+    EXPECT_EQ(error_class(rc), expected_class) << message;
+    EXPECT_NE(message.find(words), std::string::npos) << message;
+    EXPECT_EQ(request_, nullptr);
+  }
+
   std::string chosen_with(const char* expected_iterations) {
     MPIX_Info_set(info_, "mpix_expected_iterations", expected_iterations);
     EXPECT_EQ(init(), MPI_SUCCESS);
@@ -105,7 +114,8 @@ class AutoTest : public MpiTest {
 }  // namespace
 
 TEST_F(AutoTest, RunsACandidateAndDeliversTheData) {
-  if (env_is("MPIX_TUNING_FILE", "tuning_malformed.json") || env_is("MPIX_ALLTOALLV_EXCLUDE", "no_such_algorithm"))
+  if (env_is("MPIX_TUNING_FILE", "tuning_malformed.json") || env_is("MPIX_ALLTOALLV_EXCLUDE", "no_such_algorithm") ||
+      env_is("MPIX_ALLTOALLV_EXCLUDE", "native,native_persistent") || env_set("MPIX_TEST_MIXED_TUNING"))
     GTEST_SKIP() << "init fails by design here";
   const std::set<std::string> seen = init_and_run(iterations());
   for (const std::string& name : seen) EXPECT_TRUE(is_candidate(name)) << name;
@@ -126,13 +136,8 @@ TEST_F(AutoTest, ExpectedIterationsDecideByTheBreakEvenRule) {
 TEST_F(AutoTest, ABadExpectedIterationsHintFailsOnEveryRank) {
   if (!plain_environment()) GTEST_SKIP() << "built-in parameters only";
   MPIX_Info_set(info_, "mpix_expected_iterations", rank_ == p_ - 1 ? "many" : "100");
-  const int rc = init();
-  const std::string message = error_message(rc);
-  EXPECT_EQ(error_class(rc), MPI_ERR_INFO_VALUE) << message;
-  EXPECT_NE(message.find("on rank " + std::to_string(p_ - 1) + ": info key mpix_expected_iterations = 'many'"),
-            std::string::npos)
-      << message;
-  EXPECT_EQ(request_, nullptr);
+  expect_init_fails(MPI_ERR_INFO_VALUE,
+                    "on rank " + std::to_string(p_ - 1) + ": info key mpix_expected_iterations = 'many'");
 }
 
 TEST_F(AutoTest, ExcludedAlgorithmsAreNeverChosenButCanBeForced) {
@@ -147,11 +152,18 @@ TEST_F(AutoTest, ExcludedAlgorithmsAreNeverChosenButCanBeForced) {
 
 TEST_F(AutoTest, AnUnknownExcludedNameFailsOnEveryRank) {
   if (!env_is("MPIX_ALLTOALLV_EXCLUDE", "no_such_algorithm")) GTEST_SKIP() << "needs the bad exclusion";
-  const int rc = init();
-  const std::string message = error_message(rc);
-  EXPECT_EQ(error_class(rc), MPIX_ERR_CONFIG) << message;
-  EXPECT_NE(message.find("MPIX_ALLTOALLV_EXCLUDE names 'no_such_algorithm'"), std::string::npos) << message;
-  EXPECT_EQ(request_, nullptr);
+  expect_init_fails(MPIX_ERR_CONFIG, "MPIX_ALLTOALLV_EXCLUDE names 'no_such_algorithm'");
+}
+
+TEST_F(AutoTest, ExcludingEveryCandidateFailsOnEveryRank) {
+  if (!env_is("MPIX_ALLTOALLV_EXCLUDE", "native,native_persistent")) GTEST_SKIP() << "needs every name excluded";
+  expect_init_fails(MPIX_ERR_CONFIG, "no Alltoallv algorithm is eligible");
+}
+
+TEST_F(AutoTest, TuningParametersThatDifferBetweenRanksFailOnEveryRank) {
+  // Registered as an MPMD launch: rank 0 alone loads a tuning file.
+  if (!env_set("MPIX_TEST_MIXED_TUNING")) GTEST_SKIP() << "needs ranks with different tuning files";
+  expect_init_fails(MPIX_ERR_CONFIG, "the ranks' tuning parameters differ");
 }
 
 TEST_F(AutoTest, ATuningFileThatMakesLockCheapestMakesAutoRunLock) {
@@ -161,13 +173,7 @@ TEST_F(AutoTest, ATuningFileThatMakesLockCheapestMakesAutoRunLock) {
 
 TEST_F(AutoTest, AMalformedTuningFileFailsOnEveryRankNamingFileLineAndKey) {
   if (!env_is("MPIX_TUNING_FILE", "tuning_malformed.json")) GTEST_SKIP() << "needs the malformed tuning file";
-  const int rc = init();
-  const std::string message = error_message(rc);
-  EXPECT_EQ(error_class(rc), MPIX_ERR_CONFIG) << message;
-  EXPECT_NE(message.find("tuning_malformed.json: line 7: key 'algorithms.pscw.node_us': expected a number"),
-            std::string::npos)
-      << message;
-  EXPECT_EQ(request_, nullptr);
+  expect_init_fails(MPIX_ERR_CONFIG, "tuning_malformed.json: line 7: key 'algorithms.pscw.node_us': expected a number");
 }
 
 TEST_F(AutoTest, AFileWrittenByMpixTuneIsLoaded) {

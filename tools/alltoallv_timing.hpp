@@ -189,6 +189,16 @@ inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Com
   return s;
 }
 
+// The CSV a benchmark writes on rank 0 (nullptr elsewhere, or without a
+// path), with its header line.
+inline std::FILE* open_csv(int rank, const std::string& path, const char* header) {
+  if (rank != 0 || path.empty()) return nullptr;
+  std::FILE* csv = std::fopen(path.c_str(), "w");
+  if (csv == nullptr) fail("cannot write " + path);
+  std::fprintf(csv, "%s\n", header);
+  return csv;
+}
+
 // Every competitor, interleaved inside each repeat so that a drift of the
 // machine hits all of them alike, each repeat starting with the next one so
 // that none always runs first: run(competitor index, communicator) -> a

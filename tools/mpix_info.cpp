@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "collectives/registry.hpp"
-#include "collectives/selection_inputs.hpp"
+#include "collectives/tuning_parameters.hpp"
 #include "src/config.hpp"
 #include "src/handles.hpp"
 #include "src/library.hpp"

@@ -29,7 +29,7 @@
 
 #include "collectives/alltoallv_init.hpp"
 #include "collectives/registry.hpp"
-#include "collectives/selection_inputs.hpp"
+#include "collectives/tuning_parameters.hpp"
 #include "selector/tuning_file.hpp"
 #include "src/comm.hpp"
 #include "src/library.hpp"
