@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Re-measures the selector's built-in parameters on this machine and writes
-# them to selector/tuning_defaults.json (compiled into the library): 3
-# launches of mpix_tune on one node with 2 ranks, merged (medians), then 3
+# them to selector/tuning_defaults.json (compiled into the library): 5
+# launches of mpix_tune on one node with 2 ranks, merged (scripts/merge_tuning.py:
+# medians that keep each launch's ratios between algorithms), then 5
 # emulated off-node (every rank its own node, MPI over TCP) on top of them,
 # merged likewise. Run on a quiet machine; rebuild afterwards.
 set -euo pipefail
@@ -9,12 +10,12 @@ cd "$(dirname "$0")/.."
 bash scripts/build.sh build >/dev/null
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-source_text="built-in defaults, measured on the development machine ($(nproc) cores, $(mpichversion 2>/dev/null | head -1 | tr -s " \t" " " || echo MPICH)) on $(date -u +%F) by scripts/tune_defaults.sh: medians of 3 launches of mpiexec -n 2 mpix_tune (one node), then of 3 with MPIX_NODE_SIZE=1 UCX_TLS=tcp,self (emulated off-node)"
-for launch in 0 1 2; do
+source_text="built-in defaults, measured on the development machine ($(nproc) cores, $(mpichversion 2>/dev/null | head -1 | tr -s " \t" " " || echo MPICH)) on $(date -u +%F) by scripts/tune_defaults.sh: merged (ratio-preserving medians) from 5 launches of mpiexec -n 2 mpix_tune (one node), then from 5 with MPIX_NODE_SIZE=1 UCX_TLS=tcp,self (emulated off-node)"
+for launch in 0 1 2 3 4; do
   mpiexec -n 2 build/mpix_tune --repeats 7 --output "$out/one_node_$launch.json" >/dev/null
 done
 python3 scripts/merge_tuning.py --output "$out/one_node.json" "$out"/one_node_?.json
-for launch in 0 1 2; do
+for launch in 0 1 2 3 4; do
   MPIX_NODE_SIZE=1 UCX_TLS=tcp,self MPIX_TUNING_FILE="$out/one_node.json" \
     mpiexec -n 2 build/mpix_tune --repeats 7 --output "$out/offnode_$launch.json" >/dev/null
 done
