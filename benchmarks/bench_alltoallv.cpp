@@ -43,17 +43,6 @@ struct Options {
   std::exit(2);
 }
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(',', start), text.size());
-    if (end > start) parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return parts;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (const auto* a : mpix::alltoallv_algorithms()) o.competitors.emplace_back(a->name);
@@ -64,9 +53,9 @@ Options parse(int argc, char** argv) {
     const std::string value = argv[++i];
     if (arg == "--sizes") {
       o.sizes.clear();
-      for (const auto& s : split(value)) o.sizes.push_back(std::stol(s));
+      for (const auto& s : split_list(value)) o.sizes.push_back(std::stol(s));
     } else if (arg == "--algorithms") {
-      o.competitors = split(value);
+      o.competitors = split_list(value);
     } else if (arg == "--scaling") {
       o.scaling = value;
       if (value != "weak" && value != "strong") usage("--scaling takes weak or strong");

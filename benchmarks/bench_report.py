@@ -1,5 +1,6 @@
-"""What the benchmark drivers share: the environment header and running one
-launch of a benchmark binary that writes a CSV."""
+"""What the benchmark drivers share: the environment header, running one
+launch of a benchmark binary that writes a CSV, the selector's acceptance
+check, writing CSVs and the plotting library."""
 import csv
 import statistics
 from collections import defaultdict
@@ -26,6 +27,27 @@ def run_launch(cmd, env, csv_path, label):
                  f"{done.returncode}")
     with open(csv_path) as f:
         return list(csv.DictReader(f))
+
+
+def write_csv(rows, path, fields=None):
+    """rows (dicts) as a CSV; fields: the columns, in order (default: all of
+    the first row's)."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields or list(rows[0]), extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def pyplot():
+    """matplotlib.pyplot without a display, or None (and a note) without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("# matplotlib not available: no plots (install python3-matplotlib)")
+        return None
+    return plt
 
 
 def auto_against_best(rows, point_keys):

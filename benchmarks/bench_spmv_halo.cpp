@@ -53,13 +53,7 @@ Options parse(int argc, char** argv) {
     if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
     const std::string value = argv[++i];
     if (arg == "--algorithms") {
-      o.competitors.clear();
-      std::size_t start = 0;
-      while (start < value.size()) {
-        const std::size_t comma = std::min(value.find(',', start), value.size());
-        o.competitors.push_back(value.substr(start, comma - start));
-        start = comma + 1;
-      }
+      o.competitors = split_list(value);
     } else if (arg == "--repeats") {
       o.repeats = std::stoi(value);
     } else if (arg == "--iterations") {

@@ -4,14 +4,13 @@ MPICH's UCX transport can pick a different mode per launch (RMA and large
 copies are bimodal per process), and reports the median across launches:
 a table, a CSV and a PNG plot, with the MPI/UCX environment in the header."""
 import argparse
-import csv
 import math
 import os
 import statistics
 import sys
 from collections import defaultdict
 
-from bench_report import auto_against_best, environment_header, run_launch
+from bench_report import auto_against_best, environment_header, pyplot, run_launch, write_csv
 
 
 def parse_args():
@@ -119,23 +118,16 @@ def print_table(summary):
               f"{'ok' if s['valid'] else 'WRONG DATA'}")
 
 
-def write_csv(summary, path):
+def write_summary_csv(summary, path):
     fields = ["setting", "ranks", "scaling", "memory", "bytes_per_peer", "algorithm", "launches", "t_init_us",
               "t_init_first_us", "t_iter_us", "t_iter_min_us", "t_iter_max_us", "ratio_to_native", "breakeven_n",
               "breakeven_n_first", "valid", "ran"]
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(summary)
+    write_csv(summary, path, fields)
 
 
 def plot(summary, path, title):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("# matplotlib not available: no plot (install python3-matplotlib)")
+    plt = pyplot()
+    if plt is None:
         return
     settings = list(dict.fromkeys(s["setting"] for s in summary))
     fig, axes = plt.subplots(2, len(settings), figsize=(8 * len(settings), 9), sharex=True, squeeze=False)
@@ -175,12 +167,9 @@ def main():
     print_table(summary)
     checks = auto_against_best(rows, ("setting", "ranks", "bytes_per_peer"))
     print_selector_check(checks)
-    write_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))
+    write_summary_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))
     if checks:
-        with open(os.path.join(args.outdir, "selector_check.csv"), "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(checks[0]))
-            w.writeheader()
-            w.writerows(checks)
+        write_csv(checks, os.path.join(args.outdir, "selector_check.csv"))
     plot(summary, os.path.join(args.outdir, "benchmark1.png"), args.title)
     print(f"# wrote {args.outdir}/benchmark1.csv and {args.outdir}/benchmark1.png")
     if not all(s["valid"] for s in summary):

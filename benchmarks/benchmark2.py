@@ -12,7 +12,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from bench_report import auto_against_best, environment_header, run_launch
+from bench_report import auto_against_best, environment_header, pyplot, run_launch, write_csv
 
 # ../shared/matrices/MANIFEST.md, "Suggested sets".
 SETS = {
@@ -101,20 +101,9 @@ def print_criteria(summary, checks):
               f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.3f}")
 
 
-def write_csv(rows, path):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-
-
 def plots(summary, outdir, counts_dir, heatmap_ranks):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("# matplotlib not available: no plots (install python3-matplotlib)")
+    plt = pyplot()
+    if plt is None:
         return
     matrices = list(dict.fromkeys(s["matrix"] for s in summary))
     algorithms = list(dict.fromkeys(s["algorithm"] for s in summary))

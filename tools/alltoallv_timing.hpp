@@ -27,6 +27,18 @@ inline double max_over_ranks(double t) {
   return t;
 }
 
+// A command line's comma-separated list ("8,64,512"), empty parts dropped.
+inline std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    if (end > start) parts.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return parts;
+}
+
 inline double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();

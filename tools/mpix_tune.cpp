@@ -66,12 +66,7 @@ Options parse(int argc, char** argv) {
       o.output = value;
     } else if (arg == "--sizes") {
       o.sizes.clear();
-      std::size_t start = 0;
-      while (start < value.size()) {
-        const std::size_t comma = std::min(value.find(',', start), value.size());
-        o.sizes.push_back(std::stol(value.substr(start, comma - start)));
-        start = comma + 1;
-      }
+      for (const std::string& size : split_list(value)) o.sizes.push_back(std::stol(size));
     } else if (arg == "--source") {
       o.source = value;
     } else if (arg == "--repeats") {
