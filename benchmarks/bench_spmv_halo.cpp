@@ -29,13 +29,16 @@ struct Options {
   int iterations = 2000;
   std::string csv;
   std::string counts_dir;  // per matrix: the bytes each rank sends each rank
+  std::string memory = "heap";  // heap: std::vector; mpix: MPIX_Alloc_mem buffers
+  Loop loop = Loop::application;
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "bench_spmv_halo: %s\n"
                "usage: bench_spmv_halo [--algorithms a,b,...] [--repeats R] [--iterations N] [--csv FILE]\n"
-               "                       [--counts-dir DIR] MATRIX.mtx...\n",
+               "                       [--memory heap|mpix] [--loop application|exchange] [--counts-dir DIR]\n"
+               "                       MATRIX.mtx...\n",
                why);
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
@@ -60,6 +63,15 @@ Options parse(int argc, char** argv) {
       o.iterations = std::stoi(value);
     } else if (arg == "--csv") {
       o.csv = value;
+    } else if (arg == "--memory") {
+      o.memory = value;
+      if (value != "heap" && value != "mpix") usage("--memory takes heap or mpix");
+    } else if (arg == "--loop") {
+      try {
+        o.loop = parse_loop(value);
+      } catch (const std::invalid_argument& e) {
+        usage(e.what());
+      }
     } else if (arg == "--counts-dir") {
       o.counts_dir = value;
     } else {
@@ -113,8 +125,8 @@ int main(int argc, char** argv) {
   MPIX_Comm_init(&comm, MPI_COMM_WORLD);
 
   std::FILE* csv = open_csv(rank, options.csv,
-                            "matrix,ranks,rows,cols,nonzeros,bytes_max,bytes_total,targets_max,sources_max,"
-                            "algorithm,iterations,repeats,t_init_us,t_init_first_us,t_iter_us,valid,ran");
+                            "matrix,ranks,loop,memory,rows,cols,nonzeros,bytes_max,bytes_total,targets_max,"
+                            "sources_max,algorithm,iterations,repeats,t_init_us,t_init_first_us,t_iter_us,valid,ran");
   if (rank == 0)
     std::printf("%-16s %10s %8s %-18s %12s %12s %s\n", "matrix", "bytes_max", "targets", "algorithm", "T_init[us]",
                 "T_iter[us]", "valid (ran)");
@@ -127,7 +139,7 @@ int main(int argc, char** argv) {
     } catch (const std::runtime_error& e) {
       fail(std::string("bench_spmv_halo: ") + e.what());
     }
-    const HaloExchange halo(matrix, options.iterations, true);
+    const HaloExchange halo(matrix, options.iterations, options.memory == "mpix");
     const std::string name = stem(path);
     if (!options.counts_dir.empty()) write_counts(halo, size, options.counts_dir + "/counts_" + name + ".csv");
     const long bytes_max = max_long_over_ranks(std::max(halo.bytes_sent(), halo.bytes_received()));
@@ -137,7 +149,7 @@ int main(int argc, char** argv) {
 
     const auto samples = run_interleaved(options.competitors.size(), options.repeats, comm,
                                          [&](std::size_t c, MPIX_Comm* on) {
-                                           return run_algorithm(halo, options.competitors[c], on,
+                                           return run_algorithm(halo, options.competitors[c], on, options.loop,
                                                                 halo.warmup() + halo.iterations());
                                          });
     for (std::size_t c = 0; c < options.competitors.size(); ++c) {
@@ -148,8 +160,8 @@ int main(int argc, char** argv) {
       std::printf("%-16s %10ld %8ld %-18s %12.2f %12.3f %s %s\n", name.c_str(), bytes_max, targets, algorithm,
                   t.init_us, t.iteration_us, t.valid ? "ok" : "WRONG DATA", t.ran.c_str());
       if (csv)
-        std::fprintf(csv, "%s,%d,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%s,%d,%d,%.3f,%.3f,%.4f,%d,%s\n", name.c_str(), size,
-                     matrix.rows, matrix.cols, matrix.nonzeros(), bytes_max, bytes_total, targets, sources,
+        std::fprintf(csv, "%s,%d,%s,%s,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%s,%d,%d,%.3f,%.3f,%.4f,%d,%s\n", name.c_str(),
+                     size, loop_name(options.loop), options.memory.c_str(), matrix.rows, matrix.cols, matrix.nonzeros(), bytes_max, bytes_total, targets, sources,
                      algorithm, halo.iterations(), options.repeats, t.init_us, t.init_first_us, t.iteration_us,
                      t.valid ? 1 : 0, t.ran.c_str());
     }

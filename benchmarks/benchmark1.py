@@ -2,7 +2,10 @@
 """Benchmark 1 driver: runs bench_alltoallv in several launches, because
 MPICH's UCX transport can pick a different mode per launch (RMA and large
 copies are bimodal per process), and reports the median across launches:
-a table, a CSV and a PNG plot, with the MPI/UCX environment in the header."""
+a table, a CSV and a PNG plot, with the MPI/UCX environment in the header.
+Each launch times the application loop (send blocks written before Start,
+received blocks read after Wait) over heap and MPIX_Alloc_mem buffers by
+default; `-- --loop application,exchange` adds Start + Wait alone."""
 import argparse
 import math
 import os
@@ -52,12 +55,12 @@ def run_launches(args, ranks, outdir, setting):
 def summarize(rows):
     groups = defaultdict(list)
     for r in rows:
-        groups[(r["setting"], int(r["ranks"]), r["scaling"], r["memory"], int(r["bytes_per_peer"]),
+        groups[(r["setting"], int(r["ranks"]), r["scaling"], r["loop"], r["memory"], int(r["bytes_per_peer"]),
                 r["algorithm"])].append(r)
     summary = []
-    for (setting, ranks, scaling, memory, size, algorithm), rs in sorted(groups.items()):
+    for (setting, ranks, scaling, loop, memory, size, algorithm), rs in sorted(groups.items()):
         summary.append({
-            "setting": setting, "ranks": ranks, "scaling": scaling, "memory": memory,
+            "setting": setting, "ranks": ranks, "scaling": scaling, "loop": loop, "memory": memory,
             "bytes_per_peer": size, "algorithm": algorithm,
             "launches": len(rs),
             "t_init_us": statistics.median(float(r["t_init_us"]) for r in rs),
@@ -68,9 +71,11 @@ def summarize(rows):
             "valid": all(r["valid"] == "1" for r in rs),
             "ran": "|".join(sorted({x for r in rs for x in r.get("ran", "").split("|") if x})),
         })
-    native = {(s["setting"], s["ranks"], s["bytes_per_peer"]): s for s in summary if s["algorithm"] == "native"}
+    def point(s):
+        return s["setting"], s["ranks"], s["loop"], s["memory"], s["bytes_per_peer"]
+    native = {point(s): s for s in summary if s["algorithm"] == "native"}
     for s in summary:
-        base = native.get((s["setting"], s["ranks"], s["bytes_per_peer"]))
+        base = native.get(point(s))
         s["ratio_to_native"] = s["t_iter_us"] / base["t_iter_us"] if base else float("nan")
         s["breakeven_n"] = s["breakeven_n_first"] = ""
         if base and s["algorithm"] not in ("native", "memcpy"):
@@ -84,10 +89,11 @@ def print_selector_check(checks):
     if not checks:
         return
     print(f"\n# selector: auto against the best other algorithm of the same run, and against native")
-    print(f"{'setting':<17} {'ranks':>5} {'bytes/peer':>10} {'best':<18} {'auto ran':<18} {'T_best':>9} "
-          f"{'T_auto':>9} {'auto/best':>9} {'auto/native':>11}")
+    print(f"{'setting':<17} {'ranks':>5} {'loop':<11} {'memory':<6} {'bytes/peer':>10} {'best':<18} {'auto ran':<18} "
+          f"{'T_best':>9} {'T_auto':>9} {'auto/best':>9} {'auto/native':>11}")
     for c in checks:
-        print(f"{c['setting']:<17} {c['ranks']:>5} {human(c['bytes_per_peer']):>10} {c['best']:<18} "
+        print(f"{c['setting']:<17} {c['ranks']:>5} {c['loop']:<11} {c['memory']:<6} {human(c['bytes_per_peer']):>10} "
+              f"{c['best']:<18} "
               f"{c['auto_ran']:<18} {c['t_best_us']:>9.3f} {c['t_auto_us']:>9.3f} {c['auto_to_best']:>9.3f} {c['auto_to_native']:>11.3f}")
     within = sum(c["auto_to_best"] <= 1.05 for c in checks)
     not_slower = sum(c["auto_to_native"] <= 1.05 for c in checks)
@@ -106,20 +112,28 @@ def human(size):
 def print_table(summary):
     # T_init: re-init over the same buffers (pooled windows); first: the
     # first init of the launch, which creates them. N for each.
-    header = (f"{'setting':<17} {'ranks':>5} {'bytes/peer':>10} {'algorithm':<18} {'T_init[us]':>10} {'first':>9} "
-              f"{'T_iter[us]':>11} {'(min..max)':>21} {'x native':>9} {'N':>5} {'N_first':>7} valid")
-    print(header)
-    print("-" * len(header))
+    header = (f"{'setting':<17} {'ranks':>5} {'loop':<11} {'memory':<6} {'bytes/peer':>10} {'algorithm':<18} "
+              f"{'T_init[us]':>10} {'first':>9} {'T_iter[us]':>11} {'(min..max)':>21} {'x native':>9} {'N':>5} "
+              f"{'N_first':>7} valid")
+    previous = None
     for s in summary:
+        section = (s["setting"], s["loop"], s["memory"])
+        if section != previous:
+            print(f"\n# {s['setting'].replace('_', ' ')}, {s['loop']} loop, "
+                  f"{'heap' if s['memory'] == 'heap' else 'MPIX_Alloc_mem'} buffers")
+            print(header)
+            print("-" * len(header))
+            previous = section
         spread = f"{s['t_iter_min_us']:.2f}..{s['t_iter_max_us']:.2f}"
-        print(f"{s['setting']:<17} {s['ranks']:>5} {human(s['bytes_per_peer']):>10} {s['algorithm']:<18} "
+        print(f"{s['setting']:<17} {s['ranks']:>5} {s['loop']:<11} {s['memory']:<6} {human(s['bytes_per_peer']):>10} "
+              f"{s['algorithm']:<18} "
               f"{s['t_init_us']:>10.2f} {s['t_init_first_us']:>9.1f} {s['t_iter_us']:>11.3f} {spread:>21} "
               f"{s['ratio_to_native']:>9.3f} {str(s['breakeven_n']):>5} {str(s['breakeven_n_first']):>7} "
               f"{'ok' if s['valid'] else 'WRONG DATA'}")
 
 
 def write_summary_csv(summary, path):
-    fields = ["setting", "ranks", "scaling", "memory", "bytes_per_peer", "algorithm", "launches", "t_init_us",
+    fields = ["setting", "ranks", "scaling", "loop", "memory", "bytes_per_peer", "algorithm", "launches", "t_init_us",
               "t_init_first_us", "t_iter_us", "t_iter_min_us", "t_iter_max_us", "ratio_to_native", "breakeven_n",
               "breakeven_n_first", "valid", "ran"]
     write_csv(summary, path, fields)
@@ -129,11 +143,12 @@ def plot(summary, path, title):
     plt = pyplot()
     if plt is None:
         return
-    settings = list(dict.fromkeys(s["setting"] for s in summary))
-    fig, axes = plt.subplots(2, len(settings), figsize=(8 * len(settings), 9), sharex=True, squeeze=False)
-    for column, setting in enumerate(settings):
+    panels = list(dict.fromkeys((s["setting"], s["loop"], s["memory"]) for s in summary))
+    fig, axes = plt.subplots(2, len(panels), figsize=(7 * len(panels), 9), sharex=True, squeeze=False)
+    for column, panel in enumerate(panels):
         top, bottom = axes[0][column], axes[1][column]
-        rows = [s for s in summary if s["setting"] == setting]
+        setting, loop, memory = panel
+        rows = [s for s in summary if (s["setting"], s["loop"], s["memory"]) == panel]
         for ranks in sorted({s["ranks"] for s in rows}):
             for algorithm in dict.fromkeys(s["algorithm"] for s in rows):
                 pts = [s for s in rows if s["algorithm"] == algorithm and s["ranks"] == ranks]
@@ -144,7 +159,7 @@ def plot(summary, path, title):
                 top.plot(xs, [s["t_iter_us"] for s in pts], style, marker="o", label=label, linewidth=width)
                 bottom.plot(xs, [s["ratio_to_native"] for s in pts], style, marker="o", label=label, linewidth=width)
         top.set(xscale="log", yscale="log", ylabel="time per iteration [us] (median)",
-                title=f"{title}\n{setting.replace('_', ' ')}, {rows[0]['memory']} memory")
+                title=f"{title}\n{setting.replace('_', ' ')}, {loop} loop, {memory} memory")
         bottom.set(xscale="log", yscale="log", ylabel="ratio to native (lower is better)", xlabel="bytes per peer")
         bottom.axhline(1.0, color="grey", linewidth=0.8)
         top.legend(fontsize=7)
@@ -165,7 +180,7 @@ def main():
             rows += run_launches(args, ranks, args.outdir, setting)
     summary = summarize(rows)
     print_table(summary)
-    checks = auto_against_best(rows, ("setting", "ranks", "bytes_per_peer"))
+    checks = auto_against_best(rows, ("setting", "ranks", "loop", "memory", "bytes_per_peer"))
     print_selector_check(checks)
     write_summary_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))
     if checks:

@@ -33,6 +33,11 @@ def parse_args():
     p.add_argument("--outdir", default="results/benchmark2")
     p.add_argument("--matrix-dir", default="../shared/matrices", help="where --set finds its .mtx files")
     p.add_argument("--set", choices=sorted(SETS), help="a suggested set of ../shared/matrices")
+    p.add_argument("--memory", choices=["heap", "mpix"], default="heap",
+                   help="receive and send buffers: the heap (default) or MPIX_Alloc_mem")
+    p.add_argument("--loop", choices=["application", "exchange"], default="application",
+                   help="application: x entries written before Start, halo read after Wait (default); "
+                        "exchange: Start + Wait alone")
     p.add_argument("matrices", nargs="*", help=".mtx files (in addition to --set)")
     args = p.parse_args()
     if args.set:
@@ -50,7 +55,8 @@ def summarize(rows):
     for (matrix, algorithm), rs in groups.items():
         first = rs[0]
         summary.append({
-            "matrix": matrix, "algorithm": algorithm, "ranks": int(first["ranks"]), "rows": int(first["rows"]),
+            "matrix": matrix, "algorithm": algorithm, "ranks": int(first["ranks"]), "loop": first["loop"],
+            "memory": first["memory"], "rows": int(first["rows"]),
             "cols": int(first["cols"]), "nonzeros": int(first["nonzeros"]), "bytes_max": int(first["bytes_max"]),
             "bytes_total": int(first["bytes_total"]), "targets_max": int(first["targets_max"]),
             "sources_max": int(first["sources_max"]), "launches": len(rs),
@@ -116,7 +122,8 @@ def plots(summary, outdir, counts_dir, heatmap_ranks):
     ax.axhline(1.0, color="grey", linewidth=0.8)
     ax.set_xticks([i + 0.4 - width / 2 for i in range(len(matrices))], matrices, rotation=30, ha="right")
     ax.set(yscale="log", ylabel="T_iter / native (median, lower is better)",
-           title=f"Benchmark 2: SpMV halo Alltoallv, {summary[0]['ranks']} ranks, one node")
+           title=f"Benchmark 2: SpMV halo Alltoallv, {summary[0]['ranks']} ranks, one node, "
+                 f"{summary[0]['loop']} loop, {summary[0]['memory']} memory")
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, "benchmark2.png"), dpi=110)
@@ -140,12 +147,14 @@ def plots(summary, outdir, counts_dir, heatmap_ranks):
 def main():
     args = parse_args()
     os.makedirs(args.outdir, exist_ok=True)
-    print(f"# Benchmark 2: SpMV halo Alltoallv, {args.ranks} ranks, {args.launches} launches, medians across them")
+    print(f"# Benchmark 2: SpMV halo Alltoallv, {args.ranks} ranks, {args.launches} launches, medians across them; "
+          f"{args.loop} loop, {'heap' if args.memory == 'heap' else 'MPIX_Alloc_mem'} buffers")
     print(environment_header())
     rows = []
     for launch in range(args.launches):
         path = os.path.join(args.outdir, f"launch_{launch}.csv")
-        cmd = [args.mpiexec, "-n", str(args.ranks), args.bench, "--csv", path, "--counts-dir", args.outdir]
+        cmd = [args.mpiexec, "-n", str(args.ranks), args.bench, "--csv", path, "--counts-dir", args.outdir,
+               "--memory", args.memory, "--loop", args.loop]
         for row in run_launch(cmd + args.matrices, {}, path, f"launch {launch + 1}/{args.launches}"):
             row["launch"] = launch
             rows.append(row)

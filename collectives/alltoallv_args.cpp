@@ -48,8 +48,25 @@ void check_buffer(const void* buffer, const std::vector<int>& counts, MPI_Count 
 
 }  // namespace
 
-DatatypeLayout DatatypeLayout::of(MPI_Datatype type, const char* argument) {
+DatatypeLayout DatatypeLayout::of(MPI_Datatype type, const char* argument, MPI_Comm probe) {
   if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, std::string(argument) + " is MPI_DATATYPE_NULL");
+  // MPI cannot be asked whether a type is committed, but every
+  // communication call checks: a persistent send of one element to this
+  // process, freed unstarted, moves nothing. Checked here, on the rank that
+  // has the bad type, before any algorithm hands it to MPI (a persistent
+  // collective initialised on some ranks only leaves the others' collective
+  // state out of step).
+  static const char probe_buffer = 0;
+  MPI_Request unused = MPI_REQUEST_NULL;
+  const int rc = MPI_Send_init(&probe_buffer, 1, type, 0, 0, probe, &unused);
+  if (rc != MPI_SUCCESS) {
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(rc, text, &length);
+    throw Error(MPI_ERR_TYPE, std::string(argument) + " cannot be used for communication (not committed, or "
+                              "freed?): " + std::string(text, static_cast<std::size_t>(length)));
+  }
+  MPI_Request_free(&unused);
   DatatypeLayout layout;
   MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
   mpi_check(MPI_Type_size_x(type, &layout.size), "MPI_Type_size_x");
@@ -66,7 +83,7 @@ AlltoallvArgs AlltoallvArgs::from_user(const AlltoallvUserArgs& user, std::share
   a.recvbuf = user.recvbuf;
   if (user.recvbuf == MPI_IN_PLACE) throw Error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE; only sendbuf may be");
   a.recvtype = user.recvtype;
-  a.recv_layout = DatatypeLayout::of(user.recvtype, "recvtype");
+  a.recv_layout = DatatypeLayout::of(user.recvtype, "recvtype", a.comm->self());
   a.recvcounts = copy_counts(user.recvcounts, n, "recvcounts");
   a.rdispls = copy_counts(user.rdispls, n, "rdispls");
   check_buffer(a.recvbuf, a.recvcounts, a.recv_layout.size, "recvbuf");
@@ -83,7 +100,7 @@ AlltoallvArgs AlltoallvArgs::from_user(const AlltoallvUserArgs& user, std::share
   }
   a.sendbuf = user.sendbuf;
   a.sendtype = user.sendtype;
-  a.send_layout = DatatypeLayout::of(user.sendtype, "sendtype");
+  a.send_layout = DatatypeLayout::of(user.sendtype, "sendtype", a.comm->self());
   a.sendcounts = copy_counts(user.sendcounts, n, "sendcounts");
   a.sdispls = copy_counts(user.sdispls, n, "sdispls");
   check_buffer(a.sendbuf, a.sendcounts, a.send_layout.size, "sendbuf");

@@ -13,6 +13,7 @@
 namespace mpix {
 
 class WindowPool;
+class ChannelPool;
 
 struct AlltoallvUserArgs {
   const void* sendbuf;
@@ -31,7 +32,10 @@ struct DatatypeLayout {
   MPI_Aint extent = 0;   // stride between elements
   bool contiguous = false;
 
-  static DatatypeLayout of(MPI_Datatype type, const char* argument);
+  // Throws MPI_ERR_TYPE, naming argument, for MPI_DATATYPE_NULL and for a
+  // type MPI cannot communicate (not committed, freed); probe: an
+  // errors-return communicator of this process alone.
+  static DatatypeLayout of(MPI_Datatype type, const char* argument, MPI_Comm probe);
 };
 
 struct AlltoallvArgs {
@@ -50,7 +54,8 @@ struct AlltoallvArgs {
   // says so, the same text on every rank), if it cannot.
   std::vector<MPI_Aint> block_at_target;
   std::optional<std::string> algorithm_refused;
-  std::shared_ptr<WindowPool> window_pool;  // the communicator's windows kept for reuse
+  std::shared_ptr<WindowPool> window_pool;    // the communicator's windows kept for reuse
+  std::shared_ptr<ChannelPool> channel_pool;  // the communicator's node channels kept for reuse
   // The request's info value of mpix_expected_iterations, unparsed: only the
   // selector reads it, and agrees on any error it finds.
   std::optional<std::string> expected_iterations_hint;

@@ -59,13 +59,15 @@ Choice choose_algorithm(const AlltoallvArgs& args, const std::string& name, Choi
 }  // namespace
 
 std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
-                                        std::shared_ptr<WindowPool> windows, const Info* info) {
+                                        std::shared_ptr<WindowPool> windows, std::shared_ptr<ChannelPool> channels,
+                                        const Info* info) {
   const Config& config = Library::get().config();
   std::string name;
   const Choice requested = requested_algorithm(info, config, name);
   AlltoallvArgs args = make_alltoallv_args(
       user, comm, {name, requested.algorithm ? requested.algorithm->unsupported : nullptr});
   args.window_pool = std::move(windows);
+  args.channel_pool = std::move(channels);
   if (info) args.expected_iterations_hint = info->get(info_key_expected_iterations);
   const Choice choice = choose_algorithm(args, name, requested, config);
 

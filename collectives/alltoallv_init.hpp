@@ -14,9 +14,10 @@ inline constexpr const char* info_key_alltoallv_algorithm = "mpix_alltoallv_algo
 inline constexpr const char* default_alltoallv_algorithm = "auto";
 inline constexpr const char* info_key_expected_iterations = "mpix_expected_iterations";
 
-// windows: the communicator's pool, where RMA algorithms find and leave
-// their windows.
+// windows, channels: the communicator's pools, where algorithms find and
+// leave their windows and node channels.
 std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
-                                        std::shared_ptr<WindowPool> windows, const Info* info);
+                                        std::shared_ptr<WindowPool> windows, std::shared_ptr<ChannelPool> channels,
+                                        const Info* info);
 
 }  // namespace mpix

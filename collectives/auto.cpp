@@ -44,8 +44,15 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     } catch (const std::invalid_argument& e) {
       throw Error(error_class(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
     }
-    if (verbose_)
-      std::fprintf(stderr, "mpix-rma: auto selection\n%s\n", describe_selection(inputs_, selection_).c_str());
+    if (verbose_) {
+      const TuningParameters& tuning = tuning_parameters();
+      std::fprintf(stderr,
+                   "mpix-rma: auto selection (parameters timed as the %s loop, receive buffers in %s memory "
+                   "priced by its own curves; %s)\n%s\n",
+                   tuning.loop.c_str(), inputs_.pattern.library_memory ? "MPIX_Alloc_mem" : "user (heap)",
+                   config.tuning_file.empty() ? "built-in" : config.tuning_file.c_str(),
+                   describe_selection(inputs_, selection_).c_str());
+    }
     probe_ = inputs_.expected_iterations > untimed_iterations + config.alltoallv_probe ? config.alltoallv_probe : 0;
     samples_.reserve(static_cast<std::size_t>(probe_));
     measured_.assign(rows_.size(), 0);

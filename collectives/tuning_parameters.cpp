@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "collectives/alltoallv_init.hpp"
+#include "collectives/registry.hpp"
 #include "selector/tuning_file.hpp"
 #include "src/library.hpp"
 
@@ -20,7 +22,10 @@ class TuningStore final : public Resource {
   explicit TuningStore(const Config& config) {
     try {
       parameters = builtin_tuning();
-      if (!config.tuning_file.empty()) parameters = read_tuning_file(config.tuning_file, parameters);
+      std::vector<std::string> registered;
+      for (const AlltoallvAlgorithm* row : alltoallv_algorithms())
+        if (std::string(row->name) != default_alltoallv_algorithm) registered.emplace_back(row->name);
+      if (!config.tuning_file.empty()) parameters = read_tuning_file(config.tuning_file, parameters, &registered);
       fingerprint = tuning_fingerprint(parameters);
     } catch (const TuningFileError& e) {
       error.emplace(error_class(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());

@@ -22,8 +22,9 @@ namespace {
 // Creation is collective: arguments are agreed on before any MPI window is.
 template <class Make>
 int create_window(const char* function, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Win** win, Make&& make) {
-  return guarded(function, xcomm != nullptr ? xcomm->comm->global() : MPI_COMM_NULL, [&] {
-    require(xcomm != nullptr, MPI_ERR_COMM, "xcomm is NULL");
+  return guarded(function, mpix::is_live(xcomm) ? xcomm->comm->global() : MPI_COMM_NULL, [&] {
+    mpix::live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
+    if (info != nullptr) mpix::live(info, MPI_ERR_INFO, "info", "MPIX_Info");
     const mpix::Config& config = Library::get().config();
     mpix::WinSettings settings;
     mpix::agreed(xcomm->comm->global(), [&] {
@@ -62,7 +63,7 @@ extern "C" {
 
 int MPIX_Info_get(const MPIX_Info* info, const char* key, int valuelen, char* value, int* flag) {
   return guarded(__func__, MPI_COMM_NULL, [&] {
-    require(info != nullptr, MPI_ERR_INFO, "info is NULL");
+    mpix::live(info, MPI_ERR_INFO, "info", "MPIX_Info");
     require(key != nullptr && flag != nullptr && (valuelen <= 0 || value != nullptr), MPI_ERR_ARG,
             "key, value or flag is NULL");
     auto v = info->info.get(key);
@@ -111,12 +112,10 @@ int MPIX_Win_detach(MPIX_Win* win, const void* base) {
 }
 
 int MPIX_Win_free(MPIX_Win** win) {
-  const bool live = win != nullptr && *win != nullptr && mpix::mpi_usable() && Library::get().owns(*win);
-  return guarded(__func__, live ? comm_of(*win) : MPI_COMM_NULL, [&] {
+  return guarded(__func__, win != nullptr ? comm_of(*win) : MPI_COMM_NULL, [&] {
     require(win != nullptr, MPI_ERR_ARG, "win is NULL");
     if (*win == nullptr) return;
-    require(live, MPI_ERR_WIN, "win is not a live MPIX_Win (already freed?)");
-    mpix::WinHandle& h = *(*win)->handle;
+    mpix::WinHandle& h = handle_of(*win);
     if (h.is_original()) {
       mpix::Window& window = *h.window();
       mpix::agreed(window.comm(), [&] {
@@ -136,10 +135,9 @@ int MPIX_Win_free(MPIX_Win** win) {
 
 int MPIX_Win_get_info(const MPIX_Win* win, MPIX_Info** info_used) {
   return guarded(__func__, comm_of(win), [&] {
-    require(win != nullptr, MPI_ERR_WIN, "win is NULL");
     require(info_used != nullptr, MPI_ERR_ARG, "info_used is NULL");
     auto info = std::make_unique<MPIX_Info>();
-    info->info = win->handle->info();
+    info->info = handle_of(const_cast<MPIX_Win*>(win)).info();
     *info_used = Library::get().adopt(std::move(info));
   });
 }
@@ -151,7 +149,7 @@ int MPIX_Win_dup_with_info(MPIX_Win* parentwin, MPIX_Info* info, MPIX_Win** neww
     // The parent's info, overridden by the new keys.
     const mpix::Info current = parent.info();
     mpix::WinSettings settings = mpix::apply_win_info(&current, {});
-    settings = mpix::apply_win_info(info ? &info->info : nullptr, settings);
+    settings = mpix::apply_win_info(info ? &mpix::live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : nullptr, settings);
     *newwin = adopt(mpix::make_collective_win(parent.window(), parent.comm(), settings, false));
   });
 }

@@ -19,13 +19,10 @@ struct MPIX_Win : mpix::Resource {
 namespace mpix {
 
 inline MPI_Comm comm_of(const MPIX_Win* win) {
-  return win != nullptr ? win->handle->comm()->global() : MPI_COMM_NULL;
+  return is_live(win) ? win->handle->comm()->global() : MPI_COMM_NULL;
 }
 
-inline WinHandle& handle_of(MPIX_Win* win) {
-  require(win != nullptr, MPI_ERR_WIN, "win is NULL");
-  return *win->handle;
-}
+inline WinHandle& handle_of(MPIX_Win* win) { return *live(win, MPI_ERR_WIN, "win", "MPIX_Win").handle; }
 
 inline MPIX_Win* adopt(std::unique_ptr<WinHandle> handle) {
   if (!handle->is_original()) ++handle->window()->dependents;

@@ -84,35 +84,14 @@ class MemhandleWin final : public WinHandle {
       live_ = NodeMemory::get().table() + handle_.slot;
     } else if (parent_->same_node(owner)) {
       std::string why;
-      const auto* table = NodeMemory::get().peer_table(handle_.pid, handle_.table_fd, why);
+      const auto* table = NodeMemory::get().peer_table(static_cast<pid_t>(handle_.memory.pid), handle_.table_fd, why);
       if (table != nullptr) live_ = table + handle_.slot;
     }
-    path_ = "mpi";
-    const NodePath mode = parent_->node_path();
-    if (mode == NodePath::mpi || !parent_->same_node(owner)) return;
-    if (self) {
-      direct_.mode = DirectTarget::Mode::shm;  // my own memory: a plain copy
-      direct_.shm_base = reinterpret_cast<char*>(handle_.address);
-      path_ = "shm";
-      return;
-    }
-    if (handle_.segment_fd >= 0 && mode != NodePath::cma) {
-      segment_ = NodeMemory::get().peer_segment(handle_.pid, handle_.segment_fd, handle_.segment_serial,
-                                                handle_.segment_size);
-      if (segment_) {
-        direct_.mode = DirectTarget::Mode::shm;
-        direct_.shm_base = segment_->base() + handle_.segment_offset;
-        path_ = "shm";
-        return;
-      }
-    }
-    std::string why;
-    if (mode != NodePath::shm && cma_reachable(handle_.pid, handle_.probe, why)) {
-      direct_.mode = DirectTarget::Mode::cma;
-      direct_.pid = handle_.pid;
-      direct_.address = handle_.address;
-      path_ = "cma";
-    }
+    if (!parent_->same_node(owner)) return;
+    DirectPath path = choose_direct_path(handle_.memory, self, parent_->node_path());
+    direct_ = path.target;
+    segment_ = std::move(path.segment);
+    path_ = path_name(direct_.mode);
   }
 
   void check_target(int target) const {
@@ -133,7 +112,7 @@ class MemhandleWin final : public WinHandle {
       throw Error(MPI_ERR_RMA_RANGE, "target_disp = " + std::to_string(t.disp) + " with " +
                                          std::to_string(t.target_count) + " elements reaches past the " +
                                          std::to_string(size_) + "-byte memory-handle window");
-    t.disp = static_cast<MPI_Aint>(handle_.address) + t.disp * disp_unit_;
+    t.disp = static_cast<MPI_Aint>(handle_.memory.address) + t.disp * disp_unit_;
     return shape;
   }
 
@@ -165,19 +144,12 @@ MemhandleData create_memhandle(Window& parent, void* base, MPI_Aint size) {
   if (size < 0) throw Error(MPI_ERR_SIZE, "size = " + std::to_string(size) + " is negative");
   if (base == nullptr && size > 0) throw Error(MPI_ERR_BUFFER, "base is NULL but size = " + std::to_string(size));
   NodeMemory& memory = NodeMemory::get();
-  const SegmentLocation where = memory.locate(base, static_cast<std::size_t>(size));
   MemhandleData h{};
   h.magic = MemhandleData::magic_value;
   h.owner = parent.rank();
-  h.pid = static_cast<std::int32_t>(getpid());
-  h.address = reinterpret_cast<std::uintptr_t>(base);
   h.size = static_cast<std::uint64_t>(size);
-  h.probe = cma_probe_address();
   h.table_fd = memory.table_fd();
-  h.segment_fd = where.fd;
-  h.segment_serial = where.serial;
-  h.segment_offset = where.offset;
-  h.segment_size = where.size;
+  h.memory = PeerMemory::describe(base, static_cast<std::size_t>(size));
   parent.attach(base, size);
   const HandleSlot slot = memory.open_handle();
   h.slot = slot.index;
@@ -196,12 +168,12 @@ MemhandleData read_memhandle(const void* memhandle) {
 
 void release_memhandle(Window& parent, const MemhandleData& h) {
   require_dynamic(parent);
-  if (h.owner != parent.rank() || h.pid != static_cast<std::int32_t>(getpid()))
+  if (h.owner != parent.rank() || h.memory.pid != getpid())
     throw Error(MPI_ERR_ARG, "memhandle belongs to rank " + std::to_string(h.owner) +
                                  ": only the process that created it releases it");
   if (!NodeMemory::get().close_handle(h.handle()))
     throw Error(MPI_ERR_ARG, "memhandle was released already");
-  parent.detach(reinterpret_cast<const void*>(h.address));
+  parent.detach(reinterpret_cast<const void*>(h.memory.address));
 }
 
 std::unique_ptr<WinHandle> make_memhandle_win(std::shared_ptr<Window> parent, std::shared_ptr<const Comm> comm,

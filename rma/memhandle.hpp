@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "rma/node_memory.hpp"
+#include "rma/peer_memory.hpp"
 #include "rma/win_handle.hpp"
 
 namespace mpix {
@@ -17,18 +18,12 @@ struct MemhandleData {
   static constexpr std::uint64_t magic_value = 0x4d50495848444c31;  // "MPIXHDL1"
   std::uint64_t magic;
   std::int32_t owner;  // rank in the parent window
-  std::int32_t pid;
-  std::uint64_t address;
-  std::uint64_t size;
-  std::uint64_t probe;  // CMA probe address in the owner
   std::int32_t table_fd;
   std::uint32_t slot;
+  std::uint32_t reserved;
   std::uint64_t id;
-  std::int32_t segment_fd;  // -1 unless the memory is in an MPIX_Alloc_mem segment
-  std::int32_t reserved;
-  std::uint64_t segment_serial;
-  std::uint64_t segment_offset;
-  std::uint64_t segment_size;
+  std::uint64_t size;
+  PeerMemory memory;  // where the range is and how node peers may reach it
 
   HandleSlot handle() const { return {slot, id}; }
 };

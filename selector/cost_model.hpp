@@ -70,6 +70,10 @@ struct TuningParameters {
   int version = 1;
   std::string source;         // who measured these, where, how
   int calibration_ranks = 2;  // the rank count sync_us was measured at
+  // What each timed iteration included: "application" (send blocks written
+  // before Start, received blocks read after Wait: the loop the selector
+  // serves) or "exchange" (Start + Wait alone).
+  std::string loop = "application";
   std::map<std::string, AlgorithmParameters> algorithms;
 };
 

@@ -1,7 +1,14 @@
 #include "selector/tuning_file.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -68,27 +75,47 @@ int line_of_key(const std::string& text, const std::string& path) {
 
 class Reader {
  public:
-  Reader(const std::string& text, const std::string& origin) : text_(text), origin_(origin) {}
+  Reader(const std::string& text, const std::string& origin, const std::vector<std::string>* known)
+      : text_(text), origin_(origin), known_(known) {}
+
+  // Past these a number is nonsense, not a measurement: an hour per
+  // operation, a petabyte per message, a million ranks.
+  static constexpr double max_us = 3.6e9;
+  static constexpr double max_bytes = 1e15;
+  static constexpr long long max_ranks = 1 << 20;
 
   [[noreturn]] void fail(const std::string& path, const std::string& why) const {
     throw TuningFileError(origin_ + ": line " + std::to_string(line_of_key(text_, path)) + ": key '" + path +
                           "': " + why);
   }
 
-  double number(const json& value, const std::string& path) const {
+  // A finite number in [0, max]: times in microseconds, sizes in bytes.
+  double number(const json& value, const std::string& path, double max) const {
     if (!value.is_number()) fail(path, "expected a number, found " + std::string(value.type_name()));
     const double v = value.get<double>();
-    if (!(v >= 0)) fail(path, "expected a number >= 0, found " + value.dump());
+    if (!std::isfinite(v) || v < 0 || v > max)
+      fail(path, "expected a number in [0, " + json(max).dump() + "], found " + value.dump());
     return v;
+  }
+  // An integer in [min, max], read without narrowing (4294967297 is not 1).
+  long long integer(const json& value, const std::string& path, long long min, long long max) const {
+    if (!value.is_number_integer()) fail(path, "expected an integer, found " + value.dump());
+    const bool fits = value.is_number_unsigned() ? value.get<unsigned long long>() <= static_cast<unsigned long long>(max)
+                                                 : value.get<long long>() >= min && value.get<long long>() <= max;
+    if (!fits)
+      fail(path, "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) + "], found " +
+                     value.dump());
+    return value.get<long long>();
   }
 
   MessageCurve curve(const json& value, const std::string& path) const {
-    if (!value.is_array()) fail(path, "expected an array of [bytes, microseconds] pairs");
+    if (!value.is_array() || value.empty())
+      fail(path, "expected a non-empty array of [bytes, microseconds] pairs");
     std::vector<std::pair<double, double>> points;
     for (const json& point : value) {
       if (!point.is_array() || point.size() != 2)
         fail(path, "expected [bytes, microseconds] pairs, found " + point.dump());
-      points.emplace_back(number(point[0], path), number(point[1], path));
+      points.emplace_back(number(point[0], path, max_bytes), number(point[1], path, max_us));
     }
     try {
       return MessageCurve(std::move(points));
@@ -106,7 +133,7 @@ class Reader {
         std::string known;
         fail(at, "unknown key (known: " + append_names(known, fixed_keys) + ")");
       }
-      out.*(key->field) = number(value, at);
+      out.*(key->field) = number(value, at, max_us);
     }
   }
 
@@ -130,9 +157,8 @@ class Reader {
     if (!root.is_object()) fail("", "the document must be a JSON object");
     if (!root.contains("format") || root["format"] != tuning_format)
       fail("format", std::string("expected \"") + tuning_format + "\"");
-    if (!root.contains("version") || !root["version"].is_number_integer())
-      fail("version", "expected an integer");
-    if (root["version"].get<int>() != tuning_version)
+    if (!root.contains("version")) fail("version", "missing");
+    if (integer(root["version"], "version", 0, std::numeric_limits<int>::max()) != tuning_version)
       fail("version", "version " + root["version"].dump() + " is not the one this library reads (" +
                           std::to_string(tuning_version) + ")");
     for (const auto& [key, value] : root.items()) {
@@ -141,14 +167,23 @@ class Reader {
         if (!value.is_string()) fail(key, "expected a string");
         out.source = value.get<std::string>();
       } else if (key == "calibration_ranks") {
-        if (!value.is_number_integer() || value.get<long>() < 1) fail(key, "expected an integer >= 1");
-        out.calibration_ranks = value.get<int>();
+        out.calibration_ranks = static_cast<int>(integer(value, key, 1, max_ranks));
+      } else if (key == "loop") {
+        if (!value.is_string() || (value != "application" && value != "exchange"))
+          fail(key, "expected \"application\" or \"exchange\"");
+        out.loop = value.get<std::string>();
       } else if (key == "algorithms") {
         if (!value.is_object()) fail(key, "expected an object of algorithm names");
-        for (const auto& [name, parameters] : value.items())
+        for (const auto& [name, parameters] : value.items()) {
+          if (known_ != nullptr && std::find(known_->begin(), known_->end(), name) == known_->end()) {
+            std::string names;
+            for (const std::string& k : *known_) names += (names.empty() ? "" : ", ") + k;
+            fail("algorithms." + name, "not a registered algorithm (registered: " + names + ")");
+          }
           algorithm(parameters, "algorithms." + name, out.algorithms[name]);
+        }
       } else {
-        fail(key, "unknown key (known: format, version, source, calibration_ranks, algorithms)");
+        fail(key, "unknown key (known: format, version, source, calibration_ranks, loop, algorithms)");
       }
     }
   }
@@ -156,7 +191,17 @@ class Reader {
  private:
   const std::string& text_;
   const std::string& origin_;
+  const std::vector<std::string>* known_;
 };
+
+// The key nearest before byte in text ("sync_us" for `"sync_us": 1e999`).
+std::string key_before(const std::string& text, std::size_t byte) {
+  const std::size_t colon = text.rfind(':', byte);
+  if (colon == std::string::npos) return "";
+  const std::size_t close = text.rfind('"', colon);
+  const std::size_t open = close == std::string::npos || close == 0 ? std::string::npos : text.rfind('"', close - 1);
+  return open == std::string::npos ? "" : text.substr(open + 1, close - open - 1);
+}
 
 json algorithm_json(const AlgorithmParameters& p) {
   json object = json::object();
@@ -173,25 +218,46 @@ json algorithm_json(const AlgorithmParameters& p) {
 
 }  // namespace
 
-TuningParameters parse_tuning(const std::string& text, const std::string& origin, const TuningParameters& base) {
+TuningParameters parse_tuning(const std::string& text, const std::string& origin, const TuningParameters& base,
+                              const std::vector<std::string>* known_algorithms) {
   json root;
   try {
     root = json::parse(text);
   } catch (const json::parse_error& e) {
     throw TuningFileError(origin + ": line " + std::to_string(line_at(text, e.byte ? e.byte - 1 : 0)) +
                           ": not valid JSON (" + e.what() + ")");
+  } catch (const json::exception& e) {
+    // A number JSON allows but a double cannot hold (1e999): nlohmann names
+    // the literal, not where it is, so look for it.
+    const std::string what = e.what();
+    const std::size_t quote = what.find('\'');
+    const std::string literal =
+        quote == std::string::npos ? "" : what.substr(quote + 1, what.find('\'', quote + 1) - quote - 1);
+    const std::size_t at = literal.empty() ? std::string::npos : text.find(literal);
+    if (at == std::string::npos) throw TuningFileError(origin + ": " + what);
+    throw TuningFileError(origin + ": line " + std::to_string(line_at(text, at)) + ": key '" + key_before(text, at) +
+                          "': " + literal + " is out of range (" + what + ")");
   }
   TuningParameters parameters = base;
-  Reader(text, origin).document(root, parameters);
+  Reader(text, origin, known_algorithms).document(root, parameters);
   return parameters;
 }
 
-TuningParameters read_tuning_file(const std::string& path, const TuningParameters& base) {
+TuningParameters read_tuning_file(const std::string& path, const TuningParameters& base,
+                                  const std::vector<std::string>* known_algorithms) {
+  // Refused before reading: a directory, a device (/dev/zero never ends), a
+  // file far larger than any tuning file.
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) throw TuningFileError(path + ": cannot be read (" + std::strerror(errno) + ")");
+  if (!S_ISREG(info.st_mode)) throw TuningFileError(path + ": not a regular file");
+  if (info.st_size > max_tuning_file_bytes)
+    throw TuningFileError(path + ": " + std::to_string(info.st_size) + " bytes, larger than any tuning file (" +
+                          std::to_string(max_tuning_file_bytes) + " bytes at most)");
   std::ifstream in(path);
   if (!in) throw TuningFileError(path + ": cannot be read");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_tuning(text.str(), path, base);
+  return parse_tuning(text.str(), path, base, known_algorithms);
 }
 
 std::string tuning_to_json(const TuningParameters& parameters) {
@@ -200,6 +266,7 @@ std::string tuning_to_json(const TuningParameters& parameters) {
   root["version"] = tuning_version;
   root["source"] = parameters.source;
   root["calibration_ranks"] = parameters.calibration_ranks;
+  root["loop"] = parameters.loop;
   json& algorithms = root["algorithms"] = json::object();
   for (const auto& [name, p] : parameters.algorithms) {
     algorithms[name] = algorithm_json(p);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "selector/cost_model.hpp"
 
@@ -29,9 +30,15 @@ class TuningFileError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+inline constexpr long max_tuning_file_bytes = 16L << 20;
+
 // text as read from origin (a path, or "built-in defaults"), laid over base.
-TuningParameters parse_tuning(const std::string& text, const std::string& origin, const TuningParameters& base);
-TuningParameters read_tuning_file(const std::string& path, const TuningParameters& base);
+// Every number is range-checked; known_algorithms, if given, are the only
+// algorithm names accepted.
+TuningParameters parse_tuning(const std::string& text, const std::string& origin, const TuningParameters& base,
+                              const std::vector<std::string>* known_algorithms = nullptr);
+TuningParameters read_tuning_file(const std::string& path, const TuningParameters& base,
+                                  const std::vector<std::string>* known_algorithms = nullptr);
 std::string tuning_to_json(const TuningParameters& parameters);
 
 // The parameters compiled into the library (selector/tuning_defaults.json).

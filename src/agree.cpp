@@ -1,6 +1,7 @@
 #include "src/agree.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -30,6 +31,46 @@ void agree_on_error(MPI_Comm comm, const std::optional<Error>& local) {
   }
   mpi_check(MPI_Bcast(&wire, static_cast<int>(sizeof wire), MPI_BYTE, first_failing, comm), "MPI_Bcast");
   throw Error(wire.code, "on rank " + std::to_string(first_failing) + ": " + wire.message);
+}
+
+namespace {
+std::uint64_t fingerprint(const std::string& text) {
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (unsigned char c : text) hash = (hash ^ c) * 1099511628211ULL;
+  return hash;
+}
+}  // namespace
+
+void agree_on_values(MPI_Comm comm, const std::vector<NamedValue>& values, int error_code) {
+  // Per value its fingerprint and the complement of it: one MPI_MIN gives
+  // the smallest and the largest fingerprint over the ranks.
+  const std::size_t n = values.size();
+  std::vector<std::uint64_t> extremes(2 * n);
+  for (std::size_t i = 0; i < n; ++i) {
+    extremes[i] = fingerprint(values[i].value);
+    extremes[n + i] = ~extremes[i];
+  }
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, extremes.data(), static_cast<int>(2 * n), MPI_UINT64_T, MPI_MIN, comm),
+            "MPI_Allreduce");
+  std::size_t differing = n;
+  for (std::size_t i = 0; i < n && differing == n; ++i)
+    if (extremes[i] != ~extremes[n + i]) differing = i;
+  if (differing == n) return;
+
+  // Only a mismatch pays for naming the ranks.
+  int rank = 0, size = 0;
+  mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  mpi_check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(size));
+  std::uint64_t mine = fingerprint(values[differing].value);
+  mpi_check(MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, comm), "MPI_Allgather");
+  const std::string rank0_value = broadcast_text(values[differing].value, 0, comm);
+  std::string ranks;
+  for (int r = 1; r < size; ++r)
+    if (all[static_cast<std::size_t>(r)] != all[0]) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+  throw Error(error_code, values[differing].name + " must be the same on every rank: rank 0 has '" + rank0_value +
+                              "', rank" + (ranks.find(',') == std::string::npos ? " " : "s ") + ranks +
+                              " differ (this rank: '" + values[differing].value + "')");
 }
 
 std::string broadcast_text(const std::optional<std::string>& mine, int root, MPI_Comm comm) {

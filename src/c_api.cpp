@@ -10,6 +10,7 @@
 #include <string>
 
 #include "collectives/alltoallv_init.hpp"
+#include "collectives/tuning_parameters.hpp"
 #include "src/agree.hpp"
 #include "src/c_api_guard.hpp"
 #include "src/handles.hpp"
@@ -22,8 +23,17 @@ using mpix::require;
 
 namespace {
 
+using mpix::is_live;
+using mpix::live;
+
 MPI_Comm comm_of(const MPIX_Request* request) {
-  return request != nullptr && request->request ? request->request->comm().global() : MPI_COMM_NULL;
+  return is_live(request) ? request->request->comm().global() : MPI_COMM_NULL;
+}
+
+MPI_Comm comm_of(const MPIX_Comm* xcomm) { return is_live(xcomm) ? xcomm->comm->global() : MPI_COMM_NULL; }
+
+mpix::Request& request_of(MPIX_Request* request, const char* argument = "request") {
+  return *live(request, MPI_ERR_REQUEST, argument, "MPIX_Request").request;
 }
 
 void fill_empty_status(MPI_Status* status) {
@@ -41,6 +51,23 @@ void copy_name(const std::string& name, char* out, int* resultlen) {
   std::memcpy(out, name.data(), n);
   out[n] = '\0';
   *resultlen = static_cast<int>(n);
+}
+
+// The MPIX_* values that must be the same on every rank, and the identity
+// of the selector's parameters (a file that failed to load is identified by
+// its error, which auto reports later on every rank alike).
+std::vector<mpix::NamedValue> settings_every_rank_shares(Library& library) {
+  std::vector<mpix::NamedValue> shared;
+  for (const mpix::VariableSetting& s : library.configuration().settings())
+    if (s.spec->scope == mpix::Scope::every_rank_alike) shared.push_back({s.spec->name, s.value});
+  std::string tuning;
+  try {
+    tuning = "parameters " + std::to_string(mpix::tuning_parameters_fingerprint());
+  } catch (const Error& e) {
+    tuning = e.what();
+  }
+  shared.push_back({"the selector's parameters (built-in, or MPIX_TUNING_FILE's contents)", tuning});
+  return shared;
 }
 
 void log_layout(const mpix::Comm& comm) {
@@ -87,6 +114,10 @@ int MPIX_Comm_init(MPIX_Comm** xcomm, MPI_Comm comm) {
     int node_size = 0;
     // A bad MPIX_* value is the same error on every rank, so none proceeds.
     mpix::agreed(comm, [&] { node_size = library.config().node_size; });
+    // So is a value that differs between ranks where it changes what they
+    // do together (an MPMD launch, a per-rank wrapper script): the node
+    // split below would otherwise hang.
+    mpix::agree_on_values(comm, settings_every_rank_shares(library), mpix::error_class(MPIX_ERRKIND_CONFIG));
     auto made = std::make_unique<MPIX_Comm>(std::make_shared<const mpix::Comm>(comm, node_size));
     if (made->comm->rank() == 0) {
       library.warn_unknown_variables();
@@ -107,15 +138,14 @@ int MPIX_Comm_free(MPIX_Comm** xcomm) {
 
 int MPIX_Comm_get_comm(const MPIX_Comm* xcomm, MPI_Comm* comm) {
   return guarded(__func__, MPI_COMM_NULL, [&] {
-    require(xcomm != nullptr && comm != nullptr, MPI_ERR_ARG, "xcomm or comm is NULL");
-    *comm = xcomm->comm->global();
+    require(comm != nullptr, MPI_ERR_ARG, "comm is NULL");
+    *comm = live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm").comm->global();
   });
 }
 
 int MPIX_Comm_get_node(const MPIX_Comm* xcomm, int* node, int* node_rank, int* node_size, int* num_nodes) {
   return guarded(__func__, MPI_COMM_NULL, [&] {
-    require(xcomm != nullptr, MPI_ERR_ARG, "xcomm is NULL");
-    const mpix::Comm& c = *xcomm->comm;
+    const mpix::Comm& c = *live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm").comm;
     if (node) *node = c.node_id();
     if (node_rank) *node_rank = c.node_rank();
     if (node_size) *node_size = c.node_size();
@@ -132,8 +162,7 @@ int MPIX_Info_init(MPIX_Info** info) {
 
 int MPIX_Info_set(MPIX_Info* info, const char* key, const char* value) {
   return guarded(__func__, MPI_COMM_NULL, [&] {
-    require(info != nullptr, MPI_ERR_INFO, "info is NULL");
-    info->info.set(key, value);
+    live(info, MPI_ERR_INFO, "info", "MPIX_Info").info.set(key, value);
   });
 }
 
@@ -152,12 +181,11 @@ namespace {
 // (forced: a registry name, or nullptr to choose as usual).
 int alltoallv_init_as(const char* function, const char* forced, const mpix::AlltoallvUserArgs& user,
                       MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  const MPI_Comm comm = xcomm != nullptr ? xcomm->comm->global() : MPI_COMM_NULL;
-  return guarded(function, comm, [&] {
-    require(xcomm != nullptr, MPI_ERR_COMM, "xcomm is NULL");
-    mpix::Info hints = info ? info->info : mpix::Info{};
+  return guarded(function, comm_of(xcomm), [&] {
+    live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
+    mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
     if (forced != nullptr) hints.set(mpix::info_key_alltoallv_algorithm, forced);
-    auto made = mpix::alltoallv_init(user, xcomm->comm, xcomm->windows, &hints);
+    auto made = mpix::alltoallv_init(user, xcomm->comm, xcomm->windows, xcomm->channels, &hints);
     *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
   });
 }
@@ -190,8 +218,7 @@ int alltoallv_rma_lock_init(const void* sendbuf, const int sendcounts[], const i
 
 int MPIX_Start(MPIX_Request* request) {
   return guarded(__func__, comm_of(request), [&] {
-    require(request != nullptr, MPI_ERR_REQUEST, "request is NULL");
-    request->request->start();
+    request_of(request).start();
   });
 }
 
@@ -199,11 +226,13 @@ int MPIX_Startall(int count, MPIX_Request* requests[]) {
   return guarded(__func__, MPI_COMM_NULL, [&] {
     require(count >= 0, MPI_ERR_COUNT, "count is negative");
     require(count == 0 || requests != nullptr, MPI_ERR_ARG, "requests is NULL");
-    // Check every state first, so an error starts none of them.
+    // Check every request first, so an error starts none of them.
     for (int i = 0; i < count; ++i) {
-      require(requests[i] != nullptr, MPI_ERR_REQUEST, ("requests[" + std::to_string(i) + "] is NULL").c_str());
-      require(!requests[i]->request->active(), MPI_ERR_REQUEST,
-              ("requests[" + std::to_string(i) + "] is already active").c_str());
+      const std::string argument = "requests[" + std::to_string(i) + "]";
+      require(!request_of(requests[i], argument.c_str()).active(), MPI_ERR_REQUEST, argument + " is already active");
+      for (int j = 0; j < i; ++j)
+        require(requests[j] != requests[i], MPI_ERR_REQUEST,
+                argument + " is requests[" + std::to_string(j) + "] again; a request starts once");
     }
     for (int i = 0; i < count; ++i) requests[i]->request->start();
   });
@@ -212,14 +241,14 @@ int MPIX_Startall(int count, MPIX_Request* requests[]) {
 int MPIX_Test(MPIX_Request* request, int* flag, MPI_Status* status) {
   return guarded(__func__, comm_of(request), [&] {
     require(flag != nullptr, MPI_ERR_ARG, "flag is NULL");
-    *flag = request == nullptr || request->request->test();
+    *flag = request == nullptr || request_of(request).test();
     if (*flag) fill_empty_status(status);
   });
 }
 
 int MPIX_Wait(MPIX_Request* request, MPI_Status* status) {
   return guarded(__func__, comm_of(request), [&] {
-    if (request != nullptr) request->request->wait();
+    if (request != nullptr) request_of(request).wait();
     fill_empty_status(status);
   });
 }
@@ -229,7 +258,7 @@ int MPIX_Waitall(int count, MPIX_Request* requests[], MPI_Status statuses[]) {
     require(count >= 0, MPI_ERR_COUNT, "count is negative");
     require(count == 0 || requests != nullptr, MPI_ERR_ARG, "requests is NULL");
     for (int i = 0; i < count; ++i) {
-      if (requests[i] != nullptr) requests[i]->request->wait();
+      if (requests[i] != nullptr) request_of(requests[i], ("requests[" + std::to_string(i) + "]").c_str()).wait();
       fill_empty_status(statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
     }
   });
@@ -237,12 +266,10 @@ int MPIX_Waitall(int count, MPIX_Request* requests[], MPI_Status statuses[]) {
 
 int MPIX_Request_free(MPIX_Request** request) {
   // Only a live request may be dereferenced, even to find its communicator.
-  const bool live = request != nullptr && *request != nullptr && mpi_usable() && Library::get().owns(*request);
-  return guarded(__func__, live ? comm_of(*request) : MPI_COMM_NULL, [&] {
+  return guarded(__func__, request != nullptr ? comm_of(*request) : MPI_COMM_NULL, [&] {
     require(request != nullptr, MPI_ERR_ARG, "request is NULL");
     if (*request == nullptr) return;
-    require(live, MPI_ERR_REQUEST, "request is not a live MPIX_Request (already freed?)");
-    require(!(*request)->request->active(), MPI_ERR_REQUEST,
+    require(!request_of(*request).active(), MPI_ERR_REQUEST,
             "request is active; complete it with MPIX_Wait or MPIX_Test before freeing it");
     Library::get().release(*request);
     *request = nullptr;
@@ -251,9 +278,8 @@ int MPIX_Request_free(MPIX_Request** request) {
 
 int MPIX_Request_get_algorithm(const MPIX_Request* request, char name[MPIX_MAX_OBJECT_NAME], int* resultlen) {
   return guarded(__func__, comm_of(request), [&] {
-    require(request != nullptr && name != nullptr && resultlen != nullptr, MPI_ERR_ARG,
-            "request, name or resultlen is NULL");
-    copy_name(request->request->algorithm(), name, resultlen);
+    require(name != nullptr && resultlen != nullptr, MPI_ERR_ARG, "name or resultlen is NULL");
+    copy_name(request_of(const_cast<MPIX_Request*>(request)).algorithm(), name, resultlen);
   });
 }
 

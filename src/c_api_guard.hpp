@@ -10,6 +10,7 @@
 #include <string>
 
 #include "src/error.hpp"
+#include "src/library.hpp"
 
 namespace mpix {
 
@@ -49,6 +50,22 @@ inline int raise(MPI_Comm comm, const char* function, int code, const char* what
 inline void require(bool ok, int code, const std::string& message) {
   if (!ok) throw Error(code, message);
 }
+// Whether h is a handle the library handed out and has not freed: only such
+// a handle may be dereferenced, even to find its communicator.
+inline bool is_live(const Resource* h) {
+  return h != nullptr && mpi_usable() && Library::get().owns(h);
+}
+
+// h itself, or an Error of class code naming the argument: NULL, freed, or
+// not made by this library.
+template <class Handle>
+Handle& live(Handle* h, int code, const char* argument, const char* type) {
+  if (h == nullptr) throw Error(code, std::string(argument) + " is NULL");
+  if (!is_live(h))
+    throw Error(code, std::string(argument) + " is not a live " + type + " (freed already, or not one)");
+  return *h;
+}
+
 
 // Runs body; an exception becomes the error code raised on comm.
 template <class Body>

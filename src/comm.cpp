@@ -53,6 +53,8 @@ Comm::Comm(MPI_Comm user, int emulated_node_size) {
 
   mpi_check(MPI_Comm_split(global(), my_rank_in_node == 0 ? 0 : MPI_UNDEFINED, rank_, leaders_.out()),
             "MPI_Comm_split");
+  mpi_check(MPI_Comm_dup(MPI_COMM_SELF, self_.out()), "MPI_Comm_dup");
+  mpi_check(MPI_Comm_set_errhandler(self_.get(), MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
 }
 
 }  // namespace mpix

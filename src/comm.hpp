@@ -21,6 +21,9 @@ class Comm {
   MPI_Comm node() const { return node_.get(); }
   // Rank 0 of every node; MPI_COMM_NULL on the other ranks.
   MPI_Comm leaders() const { return leaders_.get(); }
+  // This process alone, errors returned: for local checks through MPI calls
+  // that must not abort (is a datatype usable?).
+  MPI_Comm self() const { return self_.get(); }
 
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(node_of_.size()); }
@@ -36,6 +39,7 @@ class Comm {
   UniqueComm global_;
   UniqueComm node_;
   UniqueComm leaders_;
+  UniqueComm self_;
   int rank_ = 0;
   std::vector<int> node_of_;       // node id of every rank, ids dense in order of first rank
   std::vector<int> node_rank_of_;  // rank inside its node, of every rank

@@ -70,7 +70,7 @@ const std::vector<VariableSpec> table = {
      "0 quiet; 1 rank 0 logs each request's algorithm and why: for auto, the agreed pattern summary, "
      "every candidate's predicted T_init, T_iter and break-even, the choice, and each online check "
      "or switch; 2 also logs node layouts.",
-     [](std::string_view v, Config& c) { c.verbose = parse_int(v, 0, 2); }},
+     [](std::string_view v, Config& c) { c.verbose = parse_int(v, 0, 2); }, Scope::per_rank},
     {"MPIX_NODE_PATH", "enum", "auto", "auto|shm|cma|mpi",
      "How MPIX windows reach targets on the same node. auto: load/store for library memory "
      "(MPIX_Win_allocate; MPIX_Alloc_mem memory under a created or memory-handle window), CMA (process_vm_writev) for "
@@ -93,8 +93,9 @@ const std::vector<VariableSpec> table = {
     {"MPIX_TUNING_FILE", "path", "", "a JSON file written by mpix_tune",
      "Cost-model parameters for the selector, laid over the built-in ones (measured with mpix_tune "
      "on the development machines: 2 ranks, one node and emulated off-node). A file that cannot be "
-     "read or parsed makes MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG, naming the file, line and key.",
-     [](std::string_view v, Config& c) { c.tuning_file = std::string(v); }},
+     "read or parsed makes MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG, naming the file, line and key. "
+     "The path may differ between ranks; the parameters read must not (MPIX_Comm_init agrees on them).",
+     [](std::string_view v, Config& c) { c.tuning_file = std::string(v); }, Scope::per_rank},
     {"MPIX_EXPECTED_ITERATIONS", "int", "1000", "a positive integer",
      "How many times a request is expected to run, N in the break-even rule: the selector minimises "
      "T_init + N * T_iter. The info key mpix_expected_iterations of a request overrides it.",
@@ -106,6 +107,24 @@ const std::vector<VariableSpec> table = {
      "as well and keeps it only if it measured more than 10% faster, on every rank at the same "
      "Start. 0 turns it off.",
      [](std::string_view v, Config& c) { c.alltoallv_probe = parse_int(v, 0, 1000); }},
+    {"MPIX_CHANNEL_CHUNK_BYTES", "int", "16384", "64..16777216",
+     "Node channel (algorithm channel): payload bytes of one slot of the ring a node peer sends this "
+     "rank through; larger blocks stream through the ring in chunks of this size. Each rank sizes "
+     "its own rings, so ranks may differ.",
+     [](std::string_view v, Config& c) { c.channel_chunk_bytes = parse_int(v, 64, 1 << 24); }, Scope::per_rank},
+    {"MPIX_CHANNEL_STAGING_BYTES", "int", "1048576", "256..1073741824",
+     "Node channel: shared memory per rank for the rings of all its node peers together (at least "
+     "two slots per peer); bounds the staging memory however large the blocks. Ranks may differ.",
+     [](std::string_view v, Config& c) { c.channel_staging_bytes = parse_int(v, 256, 1 << 30); }, Scope::per_rank},
+    {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "int", "65536", "0 or a positive integer",
+     "Node channel: blocks from this size up are not staged; the receiver pulls them with one CMA "
+     "copy (process_vm_readv) straight from the sender's buffer. 0: always stage. Decided by the "
+     "sender per block, so ranks may differ.",
+     [](std::string_view v, Config& c) { c.channel_single_copy_bytes = parse_int(v, 0, INT_MAX); }, Scope::per_rank},
+    {"MPIX_CHANNEL_SPIN", "int", "4096", "0..10000000",
+     "Node channel: polls a waiting rank spins before it yields its core on every further poll "
+     "(oversubscribed ranks need the core their peer waits for). Ranks may differ.",
+     [](std::string_view v, Config& c) { c.channel_spin_polls = parse_int(v, 0, 10000000); }, Scope::per_rank},
 };
 
 }  // namespace

@@ -25,6 +25,10 @@ struct Config {
   std::string tuning_file;                      // empty: the built-in parameters
   long expected_iterations = 1000;
   int alltoallv_probe = 16;  // iterations timed before the online check; 0: no online refinement
+  long channel_chunk_bytes = 16384;        // node channel: payload of one ring slot
+  long channel_staging_bytes = 1L << 20;   // node channel: inbound staging memory per rank
+  long channel_single_copy_bytes = 0;      // node channel: blocks from this size up go by one CMA pull; 0: never
+  int channel_spin_polls = 4096;           // node channel: polls before a waiting rank yields
 };
 
 // Parsing failures name the variable, the value and what is accepted.
@@ -32,6 +36,12 @@ class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Whether ranks of one communicator may set a variable differently. Most
+// change what the ranks do together (which algorithm, how many windows,
+// the node layout), so MPIX_Comm_init agrees on them; the others only
+// change what one rank does on its own side.
+enum class Scope { every_rank_alike, per_rank };
 
 struct VariableSpec {
   const char* name;
@@ -41,6 +51,7 @@ struct VariableSpec {
   const char* description;
   // Parses value into its field of out; throws std::invalid_argument.
   void (*apply)(std::string_view value, Config& out);
+  Scope scope = Scope::every_rank_alike;
 };
 
 const std::vector<VariableSpec>& variable_table();

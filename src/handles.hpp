@@ -3,7 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
+#include "rma/node_channel.hpp"
 #include "rma/window_pool.hpp"
 #include "src/comm.hpp"
 #include "src/info.hpp"
@@ -12,10 +14,15 @@
 
 struct MPIX_Comm : mpix::Resource {
   explicit MPIX_Comm(std::shared_ptr<const mpix::Comm> c) : comm(std::move(c)) {}
-  // Freeing the communicator (collective) frees the windows kept for reuse.
-  ~MPIX_Comm() override { windows->close(); }
+  // Freeing the communicator (collective) frees the windows and node
+  // channels kept for reuse.
+  ~MPIX_Comm() override {
+    windows->close();
+    channels->close();
+  }
   std::shared_ptr<const mpix::Comm> comm;  // shared with the requests built on it
   std::shared_ptr<mpix::WindowPool> windows = std::make_shared<mpix::WindowPool>();
+  std::shared_ptr<mpix::ChannelPool> channels = std::make_shared<mpix::ChannelPool>();
 };
 
 struct MPIX_Info : mpix::Resource {
@@ -26,3 +33,4 @@ struct MPIX_Request : mpix::Resource {
   explicit MPIX_Request(std::unique_ptr<mpix::Request> r) : request(std::move(r)) {}
   std::unique_ptr<mpix::Request> request;
 };
+

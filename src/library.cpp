@@ -4,13 +4,18 @@
 
 #include <array>
 #include <cstdio>
+#include <utility>
 
 namespace mpix {
 
 namespace {
 
 std::mutex library_mutex;
-std::unique_ptr<Library> library_instance;  // reset when MPI_Finalize starts
+// Destroyed when MPI_Finalize starts, never by a destructor at process exit:
+// a process that exits without MPI_Finalize (exit(1) on bad input) must not
+// free windows there, since freeing one is collective and the other ranks
+// are not coming. The operating system takes back what such a process held.
+Library* library_instance = nullptr;
 
 constexpr std::array<const char*, MPIX_ERRKIND_COUNT_> error_class_names = {
     "MPIX_ERR_CONFIG: invalid MPIX_* environment variable",
@@ -44,7 +49,7 @@ int error_class(int kind) {
 Library& Library::get() {
   std::lock_guard<std::mutex> lock(library_mutex);
   check_mpi_usable();
-  if (!library_instance) library_instance.reset(new Library());
+  if (library_instance == nullptr) library_instance = new Library();
   return *library_instance;
 }
 
@@ -68,11 +73,16 @@ int Library::on_finalize(MPI_Comm, int, void*, void*) {
   std::unique_ptr<Library> dying;
   {
     std::lock_guard<std::mutex> lock(library_mutex);
-    dying = std::move(library_instance);
+    dying.reset(std::exchange(library_instance, nullptr));
   }
   if (dying) {
     // Newest first: requests go before the communicators they use.
-    while (!dying->resources_.empty()) dying->resources_.pop_back();
+    while (!dying->resources_.empty()) {
+      auto newest = std::prev(dying->resources_.end());
+      std::unique_ptr<Resource> r = std::move(newest->second);
+      dying->live_.erase(r.get());
+      dying->resources_.erase(newest);
+    }
   }
   return MPI_SUCCESS;
 }
@@ -99,25 +109,21 @@ void Library::warn_unknown_variables() {
 
 bool Library::owns(const Resource* r) {
   std::lock_guard<std::mutex> lock(mutex_);
-  for (const auto& live : resources_) {
-    if (live.get() == r) return true;
-  }
-  return false;
+  return live_.count(r) != 0;
 }
 
 bool Library::release(const Resource* r) {
   std::unique_ptr<Resource> dying;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = resources_.begin(); it != resources_.end(); ++it) {
-      if (it->get() == r) {
-        dying = std::move(*it);
-        resources_.erase(it);
-        break;
-      }
-    }
+    const auto it = live_.find(r);
+    if (it == live_.end()) return false;
+    const auto owned = resources_.find(it->second);
+    dying = std::move(owned->second);
+    resources_.erase(owned);
+    live_.erase(it);
   }
-  return dying != nullptr;  // destroyed here, outside the lock
+  return true;  // destroyed here, outside the lock
 }
 
 }  // namespace mpix

@@ -4,9 +4,12 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "src/config.hpp"
@@ -46,11 +49,14 @@ class Library {
   T* adopt(std::unique_ptr<T> r) {
     T* raw = r.get();
     std::lock_guard<std::mutex> lock(mutex_);
-    resources_.push_back(std::move(r));
+    live_.emplace(raw, next_serial_);
+    resources_.emplace(next_serial_++, std::move(r));
     return raw;
   }
   // Destroys r; false if r is not a live object of this library.
   bool release(const Resource* r);
+  // Whether r is a live object of this library (not freed, not foreign):
+  // a hash lookup, so every call on a handle can check it.
   bool owns(const Resource* r);
 
   // Once per process: names set MPIX_* variables that the table lacks.
@@ -61,7 +67,9 @@ class Library {
   static int on_finalize(MPI_Comm, int, void*, void*);
 
   std::mutex mutex_;
-  std::vector<std::unique_ptr<Resource>> resources_;  // in creation order
+  std::map<std::uint64_t, std::unique_ptr<Resource>> resources_;  // by creation serial: freed newest first
+  std::unordered_map<const Resource*, std::uint64_t> live_;       // each live resource's serial
+  std::uint64_t next_serial_ = 0;
   std::optional<Configuration> configuration_;
   std::optional<Error> configuration_error_;
   std::optional<Topology> topology_;

@@ -4,6 +4,9 @@
 // buffer writes only there, and the paper's entry points. Every registered
 // algorithm runs each test; expected data comes from MPI_Alltoallv, computed
 // before the loop so that nothing in the loop synchronizes the ranks.
+#include <dirent.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -97,6 +100,47 @@ TEST_P(AlltoallvRma, ReceiveBufferIsTheUsersBetweenWaitAndTheNextStart) {
     wrong += x.wrong_byte(it) != -1;
   }
   EXPECT_EQ(wrong, 0) << "the receive buffer changed between Wait and the next Start";
+}
+
+// Rank 0 sends to every other rank and receives nothing, so no source holds
+// it back: an algorithm without a barrier lets it run iterations ahead while
+// each receiver dawdles between Wait and Start. Every receiver must still
+// find exactly that iteration's data after each Wait, and nothing new before
+// its next Start.
+TEST_P(AlltoallvRma, ASourceRunningAheadNeverOverwritesADelayedReceiver) {
+  const int n = iterations(), rank = world_rank(), size = world_size();
+  const int block = 1000;  // ints: several chunks where the node channel's slots are small
+  std::vector<int> sendcounts(size, 0), sdispls(size, 0), recvcounts(size, 0), rdispls(size, 0);
+  if (rank == 0) {
+    for (int p = 1; p < size; ++p) sendcounts[p] = block, sdispls[p] = p * block;
+  } else {
+    recvcounts[0] = block;
+  }
+  std::vector<int> send(static_cast<std::size_t>(size) * block), recv(block, -1);
+  auto value = [](int it, int target, int i) { return it * 1000003 + target * 1009 + i; };
+  ForcedAlgorithm forced(GetParam());
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoallv_init(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, recv.data(),
+                                recvcounts.data(), rdispls.data(), MPI_INT, forced.comm(), forced.info(), &request),
+            MPI_SUCCESS);
+  int wrong = 0;
+  for (int it = 0; it < n; ++it) {
+    for (int p = 1; p < size && rank == 0; ++p)
+      for (int i = 0; i < block; ++i) send[static_cast<std::size_t>(p) * block + i] = value(it, p, i);
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    if (rank == 0) continue;
+    auto differs = [&] {
+      for (int i = 0; i < block; ++i)
+        if (recv[i] != value(it, rank, i)) return 1;
+      return 0;
+    };
+    wrong += differs();
+    progress_for(std::chrono::microseconds(((it * 7 + rank * 13) % 5) * 300));
+    wrong += differs();
+  }
+  EXPECT_EQ(wrong, 0) << "a receiver saw another iteration's data";
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
 }
 
 TEST_P(AlltoallvRma, TwoLiveRequestsOnOneCommunicatorStayApart) {
@@ -237,4 +281,56 @@ TEST_F(MpiTest, AnAlgorithmUnsupportedOnOneRankFallsBackOnEveryRank) {
   EXPECT_EQ(recv, expected);
   EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
   if (rank == 1) MPI_Type_free(&spaced);
+}
+
+namespace {
+
+// The node channel segments this process holds (each is a memfd it keeps
+// open): what a re-init must not add to.
+int channel_segments() {
+  int count = 0;
+  if (DIR* fds = opendir("/proc/self/fd")) {
+    while (const dirent* entry = readdir(fds)) {
+      char target[256] = {};
+      const std::string link = std::string("/proc/self/fd/") + entry->d_name;
+      const ssize_t n = readlink(link.c_str(), target, sizeof target - 1);
+      if (n > 0 && std::string(target, static_cast<std::size_t>(n)).find("mpix-node-channel") != std::string::npos)
+        ++count;
+    }
+    closedir(fds);
+  }
+  return count;
+}
+
+}  // namespace
+
+// A request's node channel goes back to its communicator when the request
+// is freed: a re-init (the same exchange, or another) creates none, while
+// two live requests hold two.
+TEST_F(MpiTest, AReinitOfTheChannelAlgorithmCreatesNoNewChannel) {
+  if (world_size() > 2) GTEST_SKIP() << "the count is per process; 2 ranks show it";
+  Exchanged first(pattern_named("uniform"), 2), second(pattern_named("skewed"), 2);
+  ForcedAlgorithm forced("channel");
+  int node_size = 0;
+  MPIX_Comm_get_node(forced.comm(), nullptr, nullptr, &node_size, nullptr);
+  if (node_size < 2) GTEST_SKIP() << "no node peer: no channel";
+  const int before = channel_segments();
+  ASSERT_EQ(first.init(forced.comm(), forced.info()), MPI_SUCCESS);
+  expect_runs(first.request(), "channel");
+  EXPECT_EQ(channel_segments(), before + 1);
+  ASSERT_EQ(MPIX_Request_free(&first.request()), MPI_SUCCESS);
+  for (int round = 0; round < 3; ++round) {
+    ASSERT_EQ(second.init(forced.comm(), forced.info()), MPI_SUCCESS);
+    for (int it = 0; it < 2; ++it) {
+      second.fill(it);
+      ASSERT_EQ(MPIX_Start(second.request()), MPI_SUCCESS);
+      ASSERT_EQ(MPIX_Wait(second.request(), MPI_STATUS_IGNORE), MPI_SUCCESS);
+      EXPECT_EQ(second.wrong_byte(it), -1) << "round " << round << ", iteration " << it;
+    }
+    EXPECT_EQ(channel_segments(), before + 1) << "round " << round;
+    ASSERT_EQ(MPIX_Request_free(&second.request()), MPI_SUCCESS);
+  }
+  ASSERT_EQ(first.init(forced.comm(), forced.info()), MPI_SUCCESS);
+  ASSERT_EQ(second.init(forced.comm(), forced.info()), MPI_SUCCESS);
+  EXPECT_EQ(channel_segments(), before + 2);
 }

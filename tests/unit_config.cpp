@@ -35,7 +35,11 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_ALLTOALLV_EXCLUDE", " fence, lock ,,pscw"},
                                                 {"MPIX_TUNING_FILE", "/tmp/t.json"},
                                                 {"MPIX_EXPECTED_ITERATIONS", "50"},
-                                                {"MPIX_ALLTOALLV_PROBE", "0"}});
+                                                {"MPIX_ALLTOALLV_PROBE", "0"},
+                                                {"MPIX_CHANNEL_CHUNK_BYTES", "4096"},
+                                                {"MPIX_CHANNEL_STAGING_BYTES", "65536"},
+                                                {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "262144"},
+                                                {"MPIX_CHANNEL_SPIN", "0"}});
   EXPECT_EQ(c.values().alltoallv_algorithm, "native");
   EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
@@ -47,6 +51,10 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().tuning_file, "/tmp/t.json");
   EXPECT_EQ(c.values().expected_iterations, 50);
   EXPECT_EQ(c.values().alltoallv_probe, 0);
+  EXPECT_EQ(c.values().channel_chunk_bytes, 4096);
+  EXPECT_EQ(c.values().channel_staging_bytes, 65536);
+  EXPECT_EQ(c.values().channel_single_copy_bytes, 262144);
+  EXPECT_EQ(c.values().channel_spin_polls, 0);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
 
@@ -85,7 +93,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"MPIX_NODE_SIZE", "99999999999", "positive integer"},
                       BadValue{"MPIX_VERBOSE", "3", "0|1|2"},
                       BadValue{"MPIX_FALLBACK", "loud", "error|warn|silent"},
-                      BadValue{"MPIX_FALLBACK", "ERROR", "error|warn|silent"}));
+                      BadValue{"MPIX_FALLBACK", "ERROR", "error|warn|silent"},
+                      BadValue{"MPIX_CHANNEL_CHUNK_BYTES", "8", "64..16777216"},
+                      BadValue{"MPIX_CHANNEL_STAGING_BYTES", "100", "256..1073741824"}));
 
 TEST(Config, UnknownMpixVariablesAreReported) {
   const Configuration c = Configuration::parse({{"MPIX_ALGORITHM", "native"}, {"MPIX_VERBOSE", "1"}});

@@ -81,8 +81,52 @@ TEST(TuningFile, UnknownKeysWrongVersionsAndBadCurvesAreRefused) {
       error_of(std::string(header) + " \"algorithms\": {\"lock\": {\"node_us\": [[8, 1], [4, 2]]}}\n}");
   EXPECT_NE(e.find("key 'algorithms.lock.node_us': bytes must increase"), std::string::npos) << e;
   EXPECT_NE(error_of(std::string(header) + " \"algorithms\": {\"lock\": {\"net_us\": [[8, -1]]}}\n}")
-                .find("expected a number >= 0"),
+                .find("expected a number in [0,"),
             std::string::npos);
+}
+
+TEST(TuningFile, NonsenseNumbersAreRefusedWithTheirLineAndKey) {
+  auto algorithms = [](const std::string& body) { return std::string(header) + " \"algorithms\": {\n" + body + "\n}\n}"; };
+  // A literal no double holds: nlohmann throws out_of_range, not parse_error.
+  std::string e = error_of(algorithms("  \"pscw\": {\"one_node\": {\"sync_us\": 1e999}}"));
+  EXPECT_NE(e.find("t.json: line 5: key 'sync_us': 1e999 is out of range"), std::string::npos) << e;
+  e = error_of(algorithms("  \"pscw\": {\"one_node\": {\"sync_us\": 1e308}}"));
+  EXPECT_NE(e.find("key 'algorithms.pscw.one_node.sync_us': expected a number in [0,"), std::string::npos) << e;
+  e = error_of("{\"format\": \"mpix-rma-tuning\", \"version\": 4294967297}");
+  EXPECT_NE(e.find("key 'version'"), std::string::npos) << e;
+  e = error_of(std::string(header) + " \"calibration_ranks\": 1000000000000\n}");
+  EXPECT_NE(e.find("key 'calibration_ranks': expected an integer in [1, "), std::string::npos) << e;
+  e = error_of(std::string(header) + " \"calibration_ranks\": 2.5\n}");
+  EXPECT_NE(e.find("key 'calibration_ranks': expected an integer"), std::string::npos) << e;
+  e = error_of(algorithms("  \"lock\": {\"node_us\": []}"));
+  EXPECT_NE(e.find("key 'algorithms.lock.node_us': expected a non-empty array"), std::string::npos) << e;
+  e = error_of(std::string(header) + " \"loop\": \"sometimes\"\n}");
+  EXPECT_NE(e.find("key 'loop'"), std::string::npos) << e;
+}
+
+TEST(TuningFile, OnlyRegisteredAlgorithmsAreAccepted) {
+  const std::vector<std::string> known = {"pscw", "lock"};
+  const std::string text = std::string(header) + " \"algorithms\": {\"lokc\": {}}\n}";
+  try {
+    mpix::parse_tuning(text, "t.json", {}, &known);
+    FAIL() << "no error";
+  } catch (const mpix::TuningFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("key 'algorithms.lokc': not a registered algorithm (registered: pscw, lock)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_NO_THROW(mpix::parse_tuning(text, "t.json", {}));  // mpix_tune's own reading knows no registry
+}
+
+TEST(TuningFile, DevicesDirectoriesAndHugeFilesAreRefusedBeforeReading) {
+  for (const char* path : {"/dev/zero", "/tmp"}) {
+    try {
+      mpix::read_tuning_file(path, {});
+      FAIL() << path << ": no error";
+    } catch (const mpix::TuningFileError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(path) + ": not a regular file"), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(TuningFile, AMissingFileIsNamed) {

@@ -31,9 +31,12 @@ void print_layout(const mpix::Comm& comm) {
 void print_variables(const mpix::Configuration& configuration) {
   std::printf("\nEnvironment variables:\n");
   for (const mpix::VariableSetting& s : configuration.settings()) {
-    std::printf("  %s = '%s'%s\n      type %s, default '%s', accepted: %s\n      %s\n", s.spec->name,
+    std::printf("  %s = '%s'%s\n      type %s, default '%s', accepted: %s; %s\n      %s\n", s.spec->name,
                 s.value.c_str(), s.from_environment ? " (from environment)" : "", s.spec->type,
-                s.spec->default_value, s.spec->accepted, s.spec->description);
+                s.spec->default_value, s.spec->accepted,
+                s.spec->scope == mpix::Scope::per_rank ? "may differ per rank"
+                                                       : "the same on every rank (MPIX_Comm_init checks)",
+                s.spec->description);
   }
   for (const std::string& name : configuration.unknown_variables())
     std::printf("  warning: %s is set but is not an mpix-rma variable\n", name.c_str());
@@ -51,7 +54,8 @@ void print_tuning() {
   std::printf("\nSelector (auto) parameters:\n");
   try {
     const mpix::TuningParameters& t = mpix::tuning_parameters();
-    std::printf("  %s\n  calibrated at %d ranks; algorithms with parameters:", t.source.c_str(), t.calibration_ranks);
+    std::printf("  %s\n  calibrated at %d ranks, timed as the %s loop; algorithms with parameters:", t.source.c_str(),
+                t.calibration_ranks, t.loop.c_str());
     for (const auto& [name, parameters] : t.algorithms) std::printf(" %s", name.c_str());
     std::printf("\n");
   } catch (const mpix::Error& e) {

@@ -45,12 +45,14 @@ struct Options {
   int repeats = 5;
   long init_bytes = 4096;  // per peer, for the init costs
   std::string source;      // replaces the file's "source" text; empty: appends what was measured
+  Loop loop = Loop::application;  // what the selector will serve: the application loop
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "mpix_tune: %s\n"
-               "usage: mpiexec -n P mpix_tune [--output FILE] [--sizes B,B,...] [--repeats R] [--source TEXT]\n",
+               "usage: mpiexec -n P mpix_tune [--output FILE] [--sizes B,B,...] [--repeats R] [--source TEXT]\n"
+               "                             [--loop application|exchange]\n",
                why);
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
@@ -69,6 +71,12 @@ Options parse(int argc, char** argv) {
       for (const std::string& size : split_list(value)) o.sizes.push_back(std::stol(size));
     } else if (arg == "--source") {
       o.source = value;
+    } else if (arg == "--loop") {
+      try {
+        o.loop = parse_loop(value);
+      } catch (const std::invalid_argument& e) {
+        usage(e.what());
+      }
     } else if (arg == "--repeats") {
       o.repeats = std::stoi(value);
     } else {
@@ -102,7 +110,7 @@ class Tuner {
     for (int r = 0; r < options_.repeats; ++r)
       for (std::size_t k = 0; k < algorithms_.size(); ++k) {
         const std::size_t a = (k + static_cast<std::size_t>(r)) % algorithms_.size();
-        const Sample s = run_algorithm(pt, algorithms_[a], comm_);
+        const Sample s = run_algorithm(pt, algorithms_[a], comm_, options_.loop);
         if (!s.valid)
           fail("mpix_tune: " + algorithms_[a] + " delivered wrong data at " + std::to_string(bytes) + " B per peer (" +
                (mpix_memory ? "MPIX_Alloc_mem" : "heap") + " memory, " +
@@ -123,8 +131,8 @@ class Tuner {
       for (std::size_t a = 0; a < algorithms_.size(); ++a) {
         MPIX_Comm* fresh = nullptr;
         MPIX_Comm_init(&fresh, MPI_COMM_WORLD);
-        first[a].push_back(run_algorithm(pt, algorithms_[a], fresh).init * 1e6);
-        again[a].push_back(run_algorithm(pt, algorithms_[a], fresh).init * 1e6);
+        first[a].push_back(run_algorithm(pt, algorithms_[a], fresh, options_.loop).init * 1e6);
+        again[a].push_back(run_algorithm(pt, algorithms_[a], fresh, options_.loop).init * 1e6);
         MPIX_Comm_free(&fresh);
       }
     std::vector<mpix::FixedCosts> costs(algorithms_.size());
@@ -251,6 +259,7 @@ int main(int argc, char** argv) {
                     fixed[a].reinit_us);
     }
     parameters.calibration_ranks = layout.size;
+    parameters.loop = loop_name(options.loop);
     const std::string measured = std::string(layout.multi_node ? "several nodes" : "one node") + " measured by mpix_tune on " +
                                  today() + " with " + std::to_string(layout.size) + " ranks";
     if (!options.source.empty())

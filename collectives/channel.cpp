@@ -1,0 +1,170 @@
+// Barrier-free persistent Alltoallv. On-node blocks travel through the node
+// channel (rma/node_channel.hpp): the sender's copy-in and the receiver's
+// copy-out (or, for large blocks, the receiver's single CMA pull) are the
+// only synchronization, pair by pair, so Start never waits for the whole
+// node and Wait waits only for this rank's own sources and for its send
+// blocks to be free again. Off-node blocks go by persistent point-to-point
+// (MPI_Send_init / MPI_Recv_init, started every iteration), which carries
+// its own notification.
+//
+// The user's guarantees hold without a barrier: nothing is written into
+// this rank's receive buffer except by this rank, inside its own Start..Wait
+// (on-node receivers copy out; off-node receives are posted at Start); the
+// send buffer is only read inside Start..Wait (chunks are copied into the
+// ring, a pulled block is released by the receiver's consumed counter).
+// Persistent requests on one communicator are started in the same order on
+// every rank (MPI's rule for persistent collectives), so the point-to-point
+// messages of several live requests match in order under one tag.
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/put_plan.hpp"
+#include "rma/node_channel.hpp"
+#include "src/error.hpp"
+#include "src/library.hpp"
+#include "src/mpi_handle.hpp"
+
+namespace mpix {
+
+namespace {
+
+constexpr int exchange_tag = 0x6d78;
+
+class ChannelAlltoallv final : public PersistentOperation {
+ public:
+  explicit ChannelAlltoallv(const AlltoallvArgs& args) : args_(args), pool_(args.channel_pool) {
+    const Comm& comm = *args_.comm;
+    const int n = comm.size(), me = comm.rank();
+    const MPI_Aint send_extent = args_.send_layout.extent, recv_extent = args_.recv_layout.extent;
+    const char* send = static_cast<const char*>(args_.sendbuf);
+    if (args_.in_place) {
+      // Sources write into recvbuf while this rank still sends from it: the
+      // send blocks are copied out at Start.
+      in_place_copy_.resize(static_cast<std::size_t>(PutPlan::make(args_).send_extent_bytes));
+      send = in_place_copy_.data();
+    }
+    char* recv = static_cast<char*>(args_.recvbuf);
+    if (comm.node_size() > 1) channel_ = pool_->take(comm, ChannelSettings::of(Library::get().config()));
+
+    self_bytes_ = static_cast<std::size_t>(args_.send_bytes(me));
+    self_from_ = send + args_.sdispls[me] * send_extent;
+    self_to_ = recv + args_.rdispls[me] * recv_extent;
+    // Peers in rotated order (targets after me, sources before me), so that
+    // the ranks of a node do not all start with the same peer.
+    for (int k = 1; k < n; ++k) {
+      const int target = (me + k) % n, source = (me - k + n) % n;
+      const void* block = send + args_.sdispls[target] * send_extent;
+      void* slot = recv + args_.rdispls[source] * recv_extent;
+      if (args_.send_bytes(target) > 0) {
+        if (comm.same_node(target))
+          outgoing_.push_back(channel_.channel->outgoing(comm.node_rank_of(target), block,
+                                                         static_cast<std::size_t>(args_.send_bytes(target))));
+        else
+          add_net(MPI_Send_init(block, args_.sendcounts[target], args_.sendtype, target, exchange_tag,
+                                comm.global(), &net_.emplace_back()),
+                  "MPI_Send_init");
+      }
+      if (args_.recv_bytes(source) > 0) {
+        if (comm.same_node(source))
+          incoming_.push_back(channel_.channel->incoming(comm.node_rank_of(source), slot,
+                                                         static_cast<std::size_t>(args_.recv_bytes(source))));
+        else
+          add_net(MPI_Recv_init(slot, args_.recvcounts[source], args_.recvtype, source, exchange_tag,
+                                comm.global(), &net_.emplace_back()),
+                  "MPI_Recv_init");
+      }
+    }
+  }
+
+  ~ChannelAlltoallv() override {
+    for (MPI_Request& r : net_)
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    if (channel_.channel) pool_->give_back(std::move(channel_));
+  }
+
+  void start() override {
+    if (!in_place_copy_.empty()) std::memcpy(in_place_copy_.data(), args_.recvbuf, in_place_copy_.size());
+    if (!net_.empty()) mpi_check(MPI_Startall(static_cast<int>(net_.size()), net_.data()), "MPI_Startall");
+    net_done_ = net_.empty();
+    for (NodeChannel::Outgoing& m : outgoing_) m.sent = 0, m.last_chunk = 0, m.done = m.bytes == 0;
+    for (NodeChannel::Incoming& m : incoming_) m.received = 0, m.done = m.bytes == 0;
+    pending_out_ = outgoing_.size();
+    pending_in_ = incoming_.size();
+    // Off-node transfers are in flight: copy on the node meanwhile.
+    if (self_bytes_ > 0) std::memcpy(self_to_, self_from_, self_bytes_);
+    send_what_fits();
+  }
+
+  bool test() override { return progress(); }
+
+  void wait() override {
+    if (!channel_.channel) {
+      mpi_check(MPI_Waitall(static_cast<int>(net_.size()), net_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      net_done_ = true;
+      return;
+    }
+    unsigned polls = 0;
+    while (!progress()) channel_.channel->pause(polls);
+  }
+
+ private:
+  void add_net(int rc, const char* call) {
+    if (rc != MPI_SUCCESS) {
+      net_.back() = MPI_REQUEST_NULL;
+      mpi_check(rc, call);
+    }
+  }
+
+  void send_what_fits() {
+    for (NodeChannel::Outgoing& m : outgoing_)
+      if (!m.done && channel_.channel->progress(m)) --pending_out_;
+  }
+
+  bool progress() {
+    send_what_fits();
+    for (NodeChannel::Incoming& m : incoming_)
+      if (!m.done && channel_.channel->progress(m)) --pending_in_;
+    if (!net_done_) {
+      int flag = 0;
+      mpi_check(MPI_Testall(static_cast<int>(net_.size()), net_.data(), &flag, MPI_STATUSES_IGNORE), "MPI_Testall");
+      net_done_ = flag != 0;
+    }
+    return net_done_ && pending_out_ == 0 && pending_in_ == 0;
+  }
+
+  AlltoallvArgs args_;
+  std::shared_ptr<ChannelPool> pool_;
+  ChannelPool::Entry channel_;
+  std::vector<char> in_place_copy_;
+  const char* self_from_ = nullptr;
+  char* self_to_ = nullptr;
+  std::size_t self_bytes_ = 0;
+  std::vector<NodeChannel::Outgoing> outgoing_;
+  std::vector<NodeChannel::Incoming> incoming_;
+  std::vector<MPI_Request> net_;
+  std::size_t pending_out_ = 0, pending_in_ = 0;
+  bool net_done_ = true;
+};
+
+std::optional<std::string> channel_unsupported(const AlltoallvArgs& args) {
+  if (auto why = rma_unsupported(args)) return why;
+  if (args.comm->node_size() > 1) {
+    const std::string why = NodeChannel::unavailable_reason();
+    if (!why.empty()) return "the node channel cannot run here (" + why + ")";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+namespace algorithms {
+extern const AlltoallvAlgorithm channel{
+    "channel",
+    "barrier-free: on-node blocks through the node channel's rings (copy-in/copy-out, one CMA pull for large "
+    "blocks), off-node blocks by persistent point-to-point",
+    channel_unsupported, make_operation<ChannelAlltoallv>};
+}  // namespace algorithms
+
+}  // namespace mpix

@@ -1,0 +1,298 @@
+#include "rma/node_channel.hpp"
+
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "rma/direct_copy.hpp"
+#include "src/error.hpp"
+
+namespace mpix {
+
+namespace {
+
+constexpr std::size_t line = 64;
+constexpr std::size_t header_bytes = 32;  // the rest of the slot's first line is payload
+
+// The first 32 bytes of a slot. seq is published last (release) and read
+// first (acquire): the other fields and the payload are plain memory.
+struct SlotHeader {
+  std::atomic<std::uint64_t> seq;
+  std::uint64_t bytes;
+  std::uint64_t address;  // by reference: where the block is in the sender
+  std::uint32_t by_reference;
+  std::uint32_t unused;
+};
+static_assert(sizeof(SlotHeader) == header_bytes, "the header shares its line with the payload");
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "the rings need lock-free 64-bit atomics");
+
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// The numbers a rank publishes once, at creation.
+struct Published {
+  long long pid;
+  long long fd;
+  long long segment_bytes;
+  long long stride;
+  long long slots;
+};
+
+}  // namespace
+
+ChannelSettings ChannelSettings::of(const Config& config) {
+  ChannelSettings s;
+  s.chunk_bytes = static_cast<std::size_t>(config.channel_chunk_bytes);
+  s.staging_bytes = static_cast<std::size_t>(config.channel_staging_bytes);
+  s.single_copy_bytes = static_cast<std::size_t>(config.channel_single_copy_bytes);
+  s.spin_polls = config.channel_spin_polls;
+  return s;
+}
+
+struct NodeChannel::Ring {
+  std::atomic<std::uint64_t>* consumed;  // its own line, written by the owner only
+  char* slots;
+  std::size_t stride;
+  std::uint64_t count;
+
+  SlotHeader& header(std::uint64_t chunk) const {
+    return *reinterpret_cast<SlotHeader*>(slots + (chunk % count) * stride);
+  }
+  char* payload(std::uint64_t chunk) const { return slots + (chunk % count) * stride + header_bytes; }
+  static std::size_t bytes(std::size_t stride, std::uint64_t count) { return line + stride * count; }
+};
+
+// Rings in a segment, in node-rank order of their senders, the owner's own
+// index skipped.
+static std::size_t ring_index(int sender, int owner) {
+  return static_cast<std::size_t>(sender < owner ? sender : sender - 1);
+}
+
+NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings)
+    : settings_(settings), node_rank_(comm.node_rank()), node_size_(comm.node_size()) {
+  const std::size_t peers = static_cast<std::size_t>(node_size_ - 1);
+  const std::size_t stride = round_up(header_bytes + std::max<std::size_t>(settings.chunk_bytes, line), line);
+  const std::uint64_t slots =
+      peers == 0 ? 0 : std::max<std::uint64_t>(2, settings.staging_bytes / (peers * stride));
+  const std::size_t segment_bytes = std::max<std::size_t>(line, peers * Ring::bytes(stride, slots));
+
+  std::optional<Error> failure;
+  Published mine{getpid(), -1, static_cast<long long>(segment_bytes), static_cast<long long>(stride),
+                 static_cast<long long>(slots)};
+  try {
+    if (peers > 0) {
+      allow_cma_from_peers();
+      segment_ = std::make_unique<SharedSegment>(segment_bytes, "mpix-node-channel");
+      mine.fd = segment_->fd();
+    }
+  } catch (const Error& e) {
+    failure = e;
+  }
+  std::vector<Published> all(static_cast<std::size_t>(node_size_));
+  mpi_check(MPI_Allgather(&mine, 5, MPI_LONG_LONG, all.data(), 5, MPI_LONG_LONG, comm.node()), "MPI_Allgather");
+
+  peers_.resize(all.size());
+  pids_.resize(all.size());
+  geometry_.resize(all.size());
+  std::string why;
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    pids_[p] = static_cast<pid_t>(all[p].pid);
+    geometry_[p] = {static_cast<std::size_t>(all[p].stride), static_cast<std::uint64_t>(all[p].slots)};
+    if (static_cast<int>(p) == node_rank_ || failure) continue;
+    if (all[p].fd < 0) {
+      why = "node rank " + std::to_string(p) + " could not create its segment";
+      continue;
+    }
+    peers_[p] = std::make_unique<PeerMapping>(pids_[p], static_cast<int>(all[p].fd),
+                                              static_cast<std::size_t>(all[p].segment_bytes));
+    if (!peers_[p]->ok() && why.empty()) why = peers_[p]->why();
+  }
+  if (!failure && !why.empty()) failure.emplace(MPI_ERR_OTHER, "node channel: " + why);
+  // Every node peer learns whether the channel works everywhere before any
+  // of them relies on it.
+  int ok = failure ? 0 : 1;
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm.node()), "MPI_Allreduce");
+  if (failure) throw *failure;
+  if (!ok) throw Error(MPI_ERR_OTHER, "node channel: a node peer could not map the channel's memory");
+
+  sent_chunks_.assign(all.size(), 0);
+  seen_consumed_.assign(all.size(), 0);
+  received_chunks_.assign(all.size(), 0);
+}
+
+NodeChannel::~NodeChannel() = default;
+
+NodeChannel::Ring NodeChannel::inbound(int peer) const {
+  const Geometry& g = geometry_[static_cast<std::size_t>(node_rank_)];
+  char* ring = segment_->base() + ring_index(peer, node_rank_) * Ring::bytes(g.stride, g.slots);
+  return {reinterpret_cast<std::atomic<std::uint64_t>*>(ring), ring + line, g.stride, g.slots};
+}
+
+NodeChannel::Ring NodeChannel::outbound(int peer) const {
+  const Geometry& g = geometry_[static_cast<std::size_t>(peer)];
+  char* ring = peers_[static_cast<std::size_t>(peer)]->base() + ring_index(node_rank_, peer) * Ring::bytes(g.stride, g.slots);
+  return {reinterpret_cast<std::atomic<std::uint64_t>*>(ring), ring + line, g.stride, g.slots};
+}
+
+NodeChannel::Outgoing NodeChannel::outgoing(int peer, const void* data, std::size_t bytes) const {
+  Outgoing m;
+  m.peer = peer;
+  m.data = static_cast<const char*>(data);
+  m.bytes = bytes;
+  m.by_reference = settings_.single_copy_bytes > 0 && bytes >= settings_.single_copy_bytes;
+  m.done = bytes == 0;
+  return m;
+}
+
+NodeChannel::Incoming NodeChannel::incoming(int peer, void* data, std::size_t bytes) const {
+  Incoming m;
+  m.peer = peer;
+  m.data = static_cast<char*>(data);
+  m.bytes = bytes;
+  m.done = bytes == 0;
+  return m;
+}
+
+bool NodeChannel::progress(Outgoing& m) {
+  if (m.done) return true;
+  const std::size_t p = static_cast<std::size_t>(m.peer);
+  const Ring ring = outbound(m.peer);
+  while (!m.done) {
+    if (m.by_reference && m.sent == m.bytes) {
+      // The descriptor is posted: the block is the receiver's to read until
+      // it has consumed the descriptor.
+      seen_consumed_[p] = ring.consumed->load(std::memory_order_acquire);
+      m.done = seen_consumed_[p] >= m.last_chunk;
+      return m.done;
+    }
+    const std::uint64_t chunk = sent_chunks_[p];
+    if (chunk - seen_consumed_[p] >= ring.count) {
+      seen_consumed_[p] = ring.consumed->load(std::memory_order_acquire);
+      if (chunk - seen_consumed_[p] >= ring.count) return false;
+    }
+    SlotHeader& h = ring.header(chunk);
+    if (m.by_reference) {
+      h.bytes = m.bytes;
+      h.address = reinterpret_cast<std::uintptr_t>(m.data);
+      h.by_reference = 1;
+      m.sent = m.bytes;
+      m.last_chunk = chunk + 1;
+    } else {
+      const std::size_t n = std::min(ring.stride - header_bytes, m.bytes - m.sent);
+      std::memcpy(ring.payload(chunk), m.data + m.sent, n);
+      h.bytes = n;
+      h.by_reference = 0;
+      m.sent += n;
+      m.done = m.sent == m.bytes;
+    }
+    h.seq.store(chunk + 1, std::memory_order_release);
+    sent_chunks_[p] = chunk + 1;
+  }
+  return true;
+}
+
+bool NodeChannel::progress(Incoming& m) {
+  if (m.done) return true;
+  const std::size_t p = static_cast<std::size_t>(m.peer);
+  const Ring ring = inbound(m.peer);
+  while (!m.done) {
+    const std::uint64_t chunk = received_chunks_[p];
+    SlotHeader& h = ring.header(chunk);
+    if (h.seq.load(std::memory_order_acquire) != chunk + 1) return false;
+    const std::size_t n = static_cast<std::size_t>(h.bytes);
+    if (n > m.bytes - m.received)
+      throw Error(MPI_ERR_INTERN, "node channel: node rank " + std::to_string(m.peer) + " sent " +
+                                      std::to_string(n) + " bytes where " + std::to_string(m.bytes - m.received) +
+                                      " were expected");
+    if (h.by_reference)
+      DirectTarget{DirectTarget::Mode::cma, nullptr, pids_[p], static_cast<std::uintptr_t>(h.address)}.get(
+          0, m.data + m.received, n);
+    else
+      std::memcpy(m.data + m.received, ring.payload(chunk), n);
+    m.received += n;
+    received_chunks_[p] = chunk + 1;
+    ring.consumed->store(chunk + 1, std::memory_order_release);
+    m.done = m.received == m.bytes;
+  }
+  return true;
+}
+
+void NodeChannel::pause(unsigned& polls) const {
+  if (polls < static_cast<unsigned>(settings_.spin_polls)) {
+    ++polls;
+    cpu_relax();
+  } else {
+    sched_yield();
+  }
+}
+
+std::string NodeChannel::unavailable_reason() {
+  static const std::string reason = [] {
+    // The calls the channel makes on peers, made on this process: a kernel
+    // or seccomp policy without them fails here, before any peer relies on it.
+    const int memfd = memfd_create("mpix-channel-probe", MFD_CLOEXEC);
+    if (memfd < 0) return std::string("memfd_create: ") + std::strerror(errno);
+    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
+    const int copy = pidfd < 0 ? -1 : static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, memfd, 0));
+    std::string why;
+    if (copy < 0) why = std::string(pidfd < 0 ? "pidfd_open: " : "pidfd_getfd: ") + std::strerror(errno);
+    if (copy >= 0) close(copy);
+    if (pidfd >= 0) close(pidfd);
+    close(memfd);
+    char byte = 0;
+    const char source = 1;
+    iovec l{&byte, 1};
+    iovec r{const_cast<char*>(&source), 1};
+    if (why.empty() && process_vm_readv(getpid(), &l, 1, &r, 1, 0) != 1)
+      why = std::string("process_vm_readv: ") + std::strerror(errno);
+    return why;
+  }();
+  return reason;
+}
+
+ChannelPool::Entry ChannelPool::take(const Comm& comm, const ChannelSettings& settings) {
+  // Offer the oldest idle channel; reuse it only if every node peer offers
+  // the same one.
+  long long offer[2] = {0, 0};
+  if (!idle_.empty()) offer[0] = offer[1] = static_cast<long long>(idle_.front().id);
+  offer[1] = -offer[1];
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, offer, 2, MPI_LONG_LONG, MPI_MIN, comm.node()), "MPI_Allreduce");
+  if (offer[0] != 0 && offer[0] == -offer[1]) {
+    Entry entry = std::move(idle_.front());
+    idle_.erase(idle_.begin());
+    return entry;
+  }
+  Entry entry;
+  entry.id = next_id_++;
+  entry.channel = std::make_unique<NodeChannel>(comm, settings);
+  return entry;
+}
+
+void ChannelPool::give_back(Entry entry) {
+  if (closed_ || !entry.channel) return;
+  idle_.push_back(std::move(entry));
+  if (idle_.size() > capacity) idle_.erase(idle_.begin());
+}
+
+void ChannelPool::close() {
+  closed_ = true;
+  idle_.clear();
+}
+
+}  // namespace mpix

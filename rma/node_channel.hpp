@@ -1,0 +1,150 @@
+// The node channel: the on-node transport of persistent exchanges, built for
+// the application loop (send data written just before Start, received data
+// read just after Wait), where what can be saved is synchronization, not
+// data movement.
+//
+// Every rank owns one shared segment (memfd, mapped by its node peers) that
+// holds one ring per node peer: the chunks that peer sends it. A ring is a
+// single-producer single-consumer queue:
+//  - slots of a fixed stride; a slot's first cache line carries its sequence
+//    number next to the first bytes of its payload, so a small block and its
+//    "arrived" flag travel in one line (NCCL's LL idea);
+//  - a `consumed` counter on its own cache line, written only by the owner
+//    (the receiver), read by the sender for flow control.
+// The sender writes chunk i into slot i % slots once consumed > i - slots,
+// then publishes sequence i + 1 (release); the receiver waits for that
+// sequence (acquire), copies the payload out and advances consumed. There is
+// no barrier and no epoch of the whole node: a pair that exchanges nothing
+// never touches the other's memory, and flow control is the only wait.
+//
+// Blocks below the single-copy size stream through the slots in chunks
+// (copy-in/copy-out: the staging memory stays bounded however large the
+// block). From that size up, the sender posts one descriptor (its address
+// and the length) and the receiver pulls the block with one CMA copy
+// (process_vm_readv) straight into its receive buffer, so the data lands in
+// the cache of the core that reads it next; the sender's buffer is free
+// again once the receiver's consumed counter passes the descriptor.
+//
+// Each ring's geometry is its owner's (exchanged once), so ranks need not
+// agree on the settings. Waiting spins a bounded number of polls, then
+// yields the core, so oversubscribed ranks make progress.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "rma/shared_segment.hpp"
+#include "src/comm.hpp"
+#include "src/config.hpp"
+
+namespace mpix {
+
+struct ChannelSettings {
+  std::size_t chunk_bytes = 0;        // payload of one slot
+  std::size_t staging_bytes = 0;      // per rank: every inbound ring together
+  std::size_t single_copy_bytes = 0;  // blocks from this size up go by one CMA pull; 0: never
+  int spin_polls = 0;                 // polls before a waiting rank yields its core
+
+  static ChannelSettings of(const Config& config);
+};
+
+class NodeChannel {
+ public:
+  // One message: a block to a node peer, or a block from one. The channel
+  // cuts it into chunks; the caller keeps these between progress calls.
+  struct Outgoing {
+    int peer = -1;  // node rank
+    const char* data = nullptr;
+    std::size_t bytes = 0;
+    std::size_t sent = 0;          // bytes in the ring so far
+    std::uint64_t last_chunk = 0;  // by reference: the descriptor's sequence
+    bool by_reference = false;
+    bool done = false;
+  };
+  struct Incoming {
+    int peer = -1;  // node rank
+    char* data = nullptr;
+    std::size_t bytes = 0;
+    std::size_t received = 0;
+    bool done = false;
+  };
+
+  // Collective over comm.node(): creates this rank's segment and maps every
+  // node peer's. Throws (MPI_ERR_OTHER, naming the reason) where the kernel
+  // refuses the mappings.
+  NodeChannel(const Comm& comm, const ChannelSettings& settings);
+  ~NodeChannel();
+  NodeChannel(const NodeChannel&) = delete;
+  NodeChannel& operator=(const NodeChannel&) = delete;
+
+  // A message of bytes from data to node peer `peer`, ready for progress.
+  Outgoing outgoing(int peer, const void* data, std::size_t bytes) const;
+  Incoming incoming(int peer, void* data, std::size_t bytes) const;
+
+  // Move as much as the ring allows without waiting; true once the message
+  // is complete (outgoing: the send buffer may be reused; incoming: every
+  // byte is in the receive buffer).
+  bool progress(Outgoing& m);
+  bool progress(Incoming& m);
+
+  // One poll of a wait loop: spins for the first polls, then yields.
+  void pause(unsigned& polls) const;
+
+  // Where a process may run this transport: pidfd_getfd and CMA work here.
+  // Empty if it can; otherwise why not.
+  static std::string unavailable_reason();
+
+ private:
+  struct Ring;  // a view of one ring: control line and slots
+  Ring inbound(int peer) const;
+  Ring outbound(int peer) const;
+
+  ChannelSettings settings_;
+  int node_rank_ = 0;
+  int node_size_ = 1;
+  std::unique_ptr<SharedSegment> segment_;            // my inbound rings
+  std::vector<std::unique_ptr<PeerMapping>> peers_;   // per node rank: its segment (null for me)
+  std::vector<pid_t> pids_;
+  struct Geometry {
+    std::size_t stride = 0;
+    std::uint64_t slots = 0;
+  };
+  std::vector<Geometry> geometry_;  // per node rank: its rings' geometry
+  // Per node peer: chunks I have put into its ring, and the last consumed
+  // count I read there (refreshed only when the ring looks full); chunks I
+  // have taken from its ring into mine.
+  std::vector<std::uint64_t> sent_chunks_, seen_consumed_, received_chunks_;
+};
+
+// Channels kept by a communicator after their request is freed, so that a
+// re-init creates nothing. One pool per MPIX_Comm. A channel carries ring
+// positions that every node peer must resume together, so one is reused only
+// when all node peers offer the same one (ids are handed out in creation
+// order, which is the same on every rank); requests are freed collectively,
+// in the same order on every rank, so their pools agree.
+class ChannelPool {
+ public:
+  static constexpr std::size_t capacity = 4;
+
+  struct Entry {
+    std::uint64_t id = 0;
+    std::unique_ptr<NodeChannel> channel;
+  };
+  // Collective over comm.node().
+  Entry take(const Comm& comm, const ChannelSettings& settings);
+  // Local.
+  void give_back(Entry entry);
+  // Local: frees every pooled channel (no MPI call).
+  void close();
+
+ private:
+  std::vector<Entry> idle_;  // oldest first
+  std::uint64_t next_id_ = 1;
+  bool closed_ = false;
+};
+
+}  // namespace mpix
