@@ -15,6 +15,7 @@
 // Persistent requests on one communicator are started in the same order on
 // every rank (MPI's rule for persistent collectives), so the point-to-point
 // messages of several live requests match in order under one tag.
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <vector>
@@ -46,7 +47,13 @@ class ChannelAlltoallv final : public PersistentOperation {
       send = in_place_copy_.data();
     }
     char* recv = static_cast<char*>(args_.recvbuf);
-    if (comm.node_size() > 1) channel_ = pool_->take(comm, ChannelSettings::of(Library::get().config()));
+    if (comm.node_size() > 1) {
+      std::size_t largest = 0;  // of the blocks node peers send this rank
+      for (int source = 0; source < n; ++source)
+        if (source != me && comm.same_node(source))
+          largest = std::max(largest, static_cast<std::size_t>(args_.recv_bytes(source)));
+      channel_ = pool_->take(comm, ChannelSettings::of(Library::get().config()), largest);
+    }
 
     self_bytes_ = static_cast<std::size_t>(args_.send_bytes(me));
     self_from_ = send + args_.sdispls[me] * send_extent;

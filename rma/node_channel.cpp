@@ -84,12 +84,26 @@ static std::size_t ring_index(int sender, int owner) {
   return static_cast<std::size_t>(sender < owner ? sender : sender - 1);
 }
 
-NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings)
+NodeChannel::Geometry NodeChannel::geometry_for(const ChannelSettings& settings, int node_size,
+                                                std::size_t largest_block) {
+  const std::size_t peers = static_cast<std::size_t>(std::max(0, node_size - 1));
+  if (peers == 0) return {};
+  const std::size_t chunk = std::min(std::max<std::size_t>(settings.chunk_bytes, line),
+                                     std::max<std::size_t>(largest_block, line - header_bytes));
+  Geometry g;
+  g.stride = round_up(header_bytes + chunk, line);
+  const std::uint64_t chunks_per_block = (std::max<std::size_t>(largest_block, 1) + chunk - 1) / chunk;
+  const std::uint64_t budget = settings.staging_bytes / (peers * g.stride);
+  g.slots = std::max<std::uint64_t>(2, std::min<std::uint64_t>(std::max<std::uint64_t>(4, 2 * chunks_per_block), budget));
+  return g;
+}
+
+NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block)
     : settings_(settings), node_rank_(comm.node_rank()), node_size_(comm.node_size()) {
   const std::size_t peers = static_cast<std::size_t>(node_size_ - 1);
-  const std::size_t stride = round_up(header_bytes + std::max<std::size_t>(settings.chunk_bytes, line), line);
-  const std::uint64_t slots =
-      peers == 0 ? 0 : std::max<std::uint64_t>(2, settings.staging_bytes / (peers * stride));
+  const Geometry shape = geometry_for(settings, node_size_, largest_block);
+  const std::size_t stride = shape.stride;
+  const std::uint64_t slots = shape.slots;
   const std::size_t segment_bytes = std::max<std::size_t>(line, peers * Ring::bytes(stride, slots));
 
   std::optional<Error> failure;
@@ -98,7 +112,9 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings)
   try {
     if (peers > 0) {
       allow_cma_from_peers();
-      segment_ = std::make_unique<SharedSegment>(segment_bytes, "mpix-node-channel");
+      // Populated now: the rings' first pass would otherwise fault on every
+      // page, on both sides, and look like a slow algorithm to auto's probe.
+      segment_ = std::make_unique<SharedSegment>(segment_bytes, "mpix-node-channel", true);
       mine.fd = segment_->fd();
     }
   } catch (const Error& e) {
@@ -120,7 +136,7 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings)
       continue;
     }
     peers_[p] = std::make_unique<PeerMapping>(pids_[p], static_cast<int>(all[p].fd),
-                                              static_cast<std::size_t>(all[p].segment_bytes));
+                                              static_cast<std::size_t>(all[p].segment_bytes), true);
     if (!peers_[p]->ok() && why.empty()) why = peers_[p]->why();
   }
   if (!failure && !why.empty()) failure.emplace(MPI_ERR_OTHER, "node channel: " + why);
@@ -266,21 +282,24 @@ std::string NodeChannel::unavailable_reason() {
   return reason;
 }
 
-ChannelPool::Entry ChannelPool::take(const Comm& comm, const ChannelSettings& settings) {
-  // Offer the oldest idle channel; reuse it only if every node peer offers
-  // the same one.
+ChannelPool::Entry ChannelPool::take(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block) {
+  // Offer the oldest idle channel with the rings wanted now; reuse it only
+  // if every node peer offers the same one.
+  const NodeChannel::Geometry wanted = NodeChannel::geometry_for(settings, comm.node_size(), largest_block);
+  auto offered = std::find_if(idle_.begin(), idle_.end(),
+                              [&](const Entry& e) { return e.channel->inbound_geometry() == wanted; });
   long long offer[2] = {0, 0};
-  if (!idle_.empty()) offer[0] = offer[1] = static_cast<long long>(idle_.front().id);
-  offer[1] = -offer[1];
+  if (offered != idle_.end()) offer[0] = static_cast<long long>(offered->id);
+  offer[1] = -offer[0];
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, offer, 2, MPI_LONG_LONG, MPI_MIN, comm.node()), "MPI_Allreduce");
   if (offer[0] != 0 && offer[0] == -offer[1]) {
-    Entry entry = std::move(idle_.front());
-    idle_.erase(idle_.begin());
+    Entry entry = std::move(*offered);
+    idle_.erase(offered);
     return entry;
   }
   Entry entry;
   entry.id = next_id_++;
-  entry.channel = std::make_unique<NodeChannel>(comm, settings);
+  entry.channel = std::make_unique<NodeChannel>(comm, settings, largest_block);
   return entry;
 }
 

@@ -73,10 +73,24 @@ class NodeChannel {
     bool done = false;
   };
 
-  // Collective over comm.node(): creates this rank's segment and maps every
-  // node peer's. Throws (MPI_ERR_OTHER, naming the reason) where the kernel
-  // refuses the mappings.
-  NodeChannel(const Comm& comm, const ChannelSettings& settings);
+  // The shape of the rings a rank owns: slot stride and slots per ring.
+  struct Geometry {
+    std::size_t stride = 0;
+    std::uint64_t slots = 0;
+    bool operator==(const Geometry& o) const { return stride == o.stride && slots == o.slots; }
+  };
+  // Rings sized for the blocks they will carry: a slot holds one chunk
+  // (the largest block, up to chunk_bytes), a ring two blocks' chunks (a
+  // sender runs at most one iteration ahead), within the staging budget.
+  // Small blocks thus cycle through a few cache lines that stay hot.
+  static Geometry geometry_for(const ChannelSettings& settings, int node_size, std::size_t largest_block);
+
+  // Collective over comm.node(): creates this rank's segment, with rings
+  // for inbound blocks of at most largest_block bytes (larger ones only
+  // take more chunks), and maps every node peer's. Throws (MPI_ERR_OTHER,
+  // naming the reason) where the kernel refuses the mappings.
+  NodeChannel(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block);
+  const Geometry& inbound_geometry() const { return geometry_[static_cast<std::size_t>(node_rank_)]; }
   ~NodeChannel();
   NodeChannel(const NodeChannel&) = delete;
   NodeChannel& operator=(const NodeChannel&) = delete;
@@ -109,10 +123,6 @@ class NodeChannel {
   std::unique_ptr<SharedSegment> segment_;            // my inbound rings
   std::vector<std::unique_ptr<PeerMapping>> peers_;   // per node rank: its segment (null for me)
   std::vector<pid_t> pids_;
-  struct Geometry {
-    std::size_t stride = 0;
-    std::uint64_t slots = 0;
-  };
   std::vector<Geometry> geometry_;  // per node rank: its rings' geometry
   // Per node peer: chunks I have put into its ring, and the last consumed
   // count I read there (refreshed only when the ring looks full); chunks I
@@ -124,8 +134,9 @@ class NodeChannel {
 // re-init creates nothing. One pool per MPIX_Comm. A channel carries ring
 // positions that every node peer must resume together, so one is reused only
 // when all node peers offer the same one (ids are handed out in creation
-// order, which is the same on every rank); requests are freed collectively,
-// in the same order on every rank, so their pools agree.
+// order, which is the same on every rank); each rank offers its oldest idle
+// channel whose rings have the geometry it wants now. Requests are freed
+// collectively, in the same order on every rank, so their pools agree.
 class ChannelPool {
  public:
   static constexpr std::size_t capacity = 4;
@@ -134,8 +145,8 @@ class ChannelPool {
     std::uint64_t id = 0;
     std::unique_ptr<NodeChannel> channel;
   };
-  // Collective over comm.node().
-  Entry take(const Comm& comm, const ChannelSettings& settings);
+  // Collective over comm.node(); largest_block: as for NodeChannel.
+  Entry take(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block);
   // Local.
   void give_back(Entry entry);
   // Local: frees every pooled channel (no MPI call).

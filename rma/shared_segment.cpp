@@ -17,12 +17,12 @@ int open_pidfd(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid,
 int fd_of(int pidfd, int fd) { return static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, fd, 0)); }
 }  // namespace
 
-SharedSegment::SharedSegment(std::size_t size, const char* name) : size_(size) {
+SharedSegment::SharedSegment(std::size_t size, const char* name, bool populate) : size_(size) {
   fd_ = memfd_create(name, MFD_CLOEXEC);
   if (fd_ < 0) throw Error(MPI_ERR_NO_MEM, std::string("memfd_create: ") + std::strerror(errno));
   void* p = MAP_FAILED;
   if (ftruncate(fd_, static_cast<off_t>(size)) == 0)
-    p = mmap(nullptr, size == 0 ? 1 : size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    p = mmap(nullptr, size == 0 ? 1 : size, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd_, 0);
   if (p == MAP_FAILED) {
     const int err = errno;
     close(fd_);
@@ -36,7 +36,7 @@ SharedSegment::~SharedSegment() {
   close(fd_);
 }
 
-PeerMapping::PeerMapping(pid_t pid, int fd, std::size_t size) : size_(size) {
+PeerMapping::PeerMapping(pid_t pid, int fd, std::size_t size, bool populate) : size_(size) {
   const int pidfd = open_pidfd(pid);
   const int local = pidfd < 0 ? -1 : fd_of(pidfd, fd);
   const int err = errno;
@@ -46,7 +46,8 @@ PeerMapping::PeerMapping(pid_t pid, int fd, std::size_t size) : size_(size) {
            std::strerror(err);
     return;
   }
-  void* p = mmap(nullptr, size == 0 ? 1 : size, PROT_READ | PROT_WRITE, MAP_SHARED, local, 0);
+  void* p = mmap(nullptr, size == 0 ? 1 : size, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0),
+                 local, 0);
   if (p == MAP_FAILED)
     why_ = std::string("mmap of pid ") + std::to_string(pid) + "'s segment: " + std::strerror(errno);
   else

@@ -14,7 +14,9 @@ namespace mpix {
 class SharedSegment {
  public:
   // size bytes, zero-filled, mapped read/write here; throws MPI_ERR_NO_MEM.
-  SharedSegment(std::size_t size, const char* name);
+  // populate: every page allocated and mapped now rather than at its first
+  // touch (memory used at once, whose first pass must not pay page faults).
+  SharedSegment(std::size_t size, const char* name, bool populate = false);
   ~SharedSegment();
   SharedSegment(const SharedSegment&) = delete;
   SharedSegment& operator=(const SharedSegment&) = delete;
@@ -34,7 +36,7 @@ class PeerMapping {
  public:
   // Maps fd of process pid; empty (ok() false, why() says why) when the
   // kernel refuses (ptrace policy, container, old kernel).
-  PeerMapping(pid_t pid, int fd, std::size_t size);
+  PeerMapping(pid_t pid, int fd, std::size_t size, bool populate = false);
   ~PeerMapping();
   PeerMapping(const PeerMapping&) = delete;
   PeerMapping& operator=(const PeerMapping&) = delete;
