@@ -283,20 +283,25 @@ std::string NodeChannel::unavailable_reason() {
 }
 
 ChannelPool::Entry ChannelPool::take(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block) {
-  // Offer the oldest idle channel with the rings wanted now; reuse it only
-  // if every node peer offers the same one.
+  // Every idle channel whose rings have the geometry wanted here is offered
+  // by its id (0: not offered); the oldest that every node peer offers is
+  // reused. Ranks want different geometries (each sizes its own rings), so
+  // each must see the others' offers, not just the first.
   const NodeChannel::Geometry wanted = NodeChannel::geometry_for(settings, comm.node_size(), largest_block);
-  auto offered = std::find_if(idle_.begin(), idle_.end(),
-                              [&](const Entry& e) { return e.channel->inbound_geometry() == wanted; });
-  long long offer[2] = {0, 0};
-  if (offered != idle_.end()) offer[0] = static_cast<long long>(offered->id);
-  offer[1] = -offer[0];
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, offer, 2, MPI_LONG_LONG, MPI_MIN, comm.node()), "MPI_Allreduce");
-  if (offer[0] != 0 && offer[0] == -offer[1]) {
-    Entry entry = std::move(*offered);
-    idle_.erase(offered);
-    return entry;
-  }
+  long long offers[2 * (capacity + 1)] = {};
+  for (std::size_t i = 0; i < idle_.size(); ++i)
+    if (idle_[i].channel->inbound_geometry() == wanted) {
+      offers[i] = static_cast<long long>(idle_[i].id);
+      offers[capacity + 1 + i] = -offers[i];
+    }
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, offers, 2 * (capacity + 1), MPI_LONG_LONG, MPI_MIN, comm.node()),
+            "MPI_Allreduce");
+  for (std::size_t i = 0; i < idle_.size(); ++i)
+    if (offers[i] != 0 && offers[i] == -offers[capacity + 1 + i]) {
+      Entry entry = std::move(idle_[i]);
+      idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
+      return entry;
+    }
   Entry entry;
   entry.id = next_id_++;
   entry.channel = std::make_unique<NodeChannel>(comm, settings, largest_block);
