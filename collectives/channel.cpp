@@ -1,7 +1,7 @@
 // Barrier-free persistent Alltoallv. On-node blocks travel through the node
 // channel (rma/node_channel.hpp): the sender's copy-in and the receiver's
-// copy-out (or, for large blocks, the receiver's single CMA pull) are the
-// only synchronization, pair by pair, so Start never waits for the whole
+// copy-out (or, for large blocks, the receiver's single copy straight from
+// the sender's buffer) are the only synchronization, pair by pair, so Start never waits for the whole
 // node and Wait waits only for this rank's own sources and for its send
 // blocks to be free again. Off-node blocks go by persistent point-to-point
 // (MPI_Send_init / MPI_Recv_init, started every iteration), which carries
@@ -23,6 +23,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/put_plan.hpp"
 #include "rma/node_channel.hpp"
+#include "rma/peer_memory.hpp"
 #include "src/error.hpp"
 #include "src/library.hpp"
 #include "src/mpi_handle.hpp"
@@ -40,19 +41,23 @@ class ChannelAlltoallv final : public PersistentOperation {
     const int n = comm.size(), me = comm.rank();
     const MPI_Aint send_extent = args_.send_layout.extent, recv_extent = args_.recv_layout.extent;
     const char* send = static_cast<const char*>(args_.sendbuf);
+    const std::size_t send_span = static_cast<std::size_t>(PutPlan::make(args_).send_extent_bytes);
     if (args_.in_place) {
       // Sources write into recvbuf while this rank still sends from it: the
       // send blocks are copied out at Start.
-      in_place_copy_.resize(static_cast<std::size_t>(PutPlan::make(args_).send_extent_bytes));
+      in_place_copy_.resize(send_span);
       send = in_place_copy_.data();
     }
     char* recv = static_cast<char*>(args_.recvbuf);
+    const ChannelSettings settings = ChannelSettings::of(Library::get().config());
+    bool mapped_send = false;  // node peers reach my send blocks by load/store
     if (comm.node_size() > 1) {
       std::size_t largest = 0;  // of the blocks node peers send this rank
       for (int source = 0; source < n; ++source)
         if (source != me && comm.same_node(source))
           largest = std::max(largest, static_cast<std::size_t>(args_.recv_bytes(source)));
-      channel_ = pool_->take(comm, ChannelSettings::of(Library::get().config()), largest);
+      channel_ = pool_->take(comm, settings, largest);
+      mapped_send = publish_send_buffer(comm, send, send_span);
     }
 
     self_bytes_ = static_cast<std::size_t>(args_.send_bytes(me));
@@ -65,9 +70,12 @@ class ChannelAlltoallv final : public PersistentOperation {
       const void* block = send + args_.sdispls[target] * send_extent;
       void* slot = recv + args_.rdispls[source] * recv_extent;
       if (args_.send_bytes(target) > 0) {
+        const std::size_t bytes = static_cast<std::size_t>(args_.send_bytes(target));
+        const std::size_t threshold = mapped_send ? settings.single_copy_bytes : settings.cma_bytes;
         if (comm.same_node(target))
-          outgoing_.push_back(channel_.channel->outgoing(comm.node_rank_of(target), block,
-                                                         static_cast<std::size_t>(args_.send_bytes(target))));
+          outgoing_.push_back(channel_.channel->outgoing(comm.node_rank_of(target), block, bytes,
+                                                         threshold > 0 && bytes >= threshold,
+                                                         static_cast<std::size_t>(static_cast<const char*>(block) - send)));
         else
           add_net(MPI_Send_init(block, args_.sendcounts[target], args_.sendtype, target, exchange_tag,
                                 comm.global(), &net_.emplace_back()),
@@ -76,7 +84,8 @@ class ChannelAlltoallv final : public PersistentOperation {
       if (args_.recv_bytes(source) > 0) {
         if (comm.same_node(source))
           incoming_.push_back(channel_.channel->incoming(comm.node_rank_of(source), slot,
-                                                         static_cast<std::size_t>(args_.recv_bytes(source))));
+                                                         static_cast<std::size_t>(args_.recv_bytes(source)),
+                                                         &send_buffers_[static_cast<std::size_t>(comm.node_rank_of(source))].target));
         else
           add_net(MPI_Recv_init(slot, args_.recvcounts[source], args_.recvtype, source, exchange_tag,
                                 comm.global(), &net_.emplace_back()),
@@ -117,6 +126,22 @@ class ChannelAlltoallv final : public PersistentOperation {
   }
 
  private:
+  // Collective over the node: every rank learns how it reaches each node
+  // peer's send buffer, for blocks sent by reference. True if mine is
+  // MPIX_Alloc_mem memory, which peers map and copy from by load/store (a
+  // peer whose mapping fails falls back to CMA, slower but correct).
+  bool publish_send_buffer(const Comm& comm, const char* send, std::size_t bytes) {
+    const PeerMemory mine = PeerMemory::describe(send, bytes);
+    std::vector<PeerMemory> all(static_cast<std::size_t>(comm.node_size()));
+    mpi_check(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm.node()),
+              "MPI_Allgather");
+    send_buffers_.resize(all.size());
+    for (std::size_t p = 0; p < all.size(); ++p)
+      if (static_cast<int>(p) != comm.node_rank())
+        send_buffers_[p] = choose_direct_path(all[p], false, NodePath::automatic);
+    return mine.segment_fd >= 0;
+  }
+
   void add_net(int rc, const char* call) {
     if (rc != MPI_SUCCESS) {
       net_.back() = MPI_REQUEST_NULL;
@@ -150,6 +175,7 @@ class ChannelAlltoallv final : public PersistentOperation {
   std::size_t self_bytes_ = 0;
   std::vector<NodeChannel::Outgoing> outgoing_;
   std::vector<NodeChannel::Incoming> incoming_;
+  std::vector<DirectPath> send_buffers_;  // per node rank: how to reach its send buffer
   std::vector<MPI_Request> net_;
   std::size_t pending_out_ = 0, pending_in_ = 0;
   bool net_done_ = true;

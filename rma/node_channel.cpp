@@ -28,7 +28,7 @@ constexpr std::size_t header_bytes = 32;  // the rest of the slot's first line i
 struct SlotHeader {
   std::atomic<std::uint64_t> seq;
   std::uint64_t bytes;
-  std::uint64_t address;  // by reference: where the block is in the sender
+  std::uint64_t offset;  // by reference: where the block is in the sender's send buffer
   std::uint32_t by_reference;
   std::uint32_t unused;
 };
@@ -61,6 +61,7 @@ ChannelSettings ChannelSettings::of(const Config& config) {
   s.chunk_bytes = static_cast<std::size_t>(config.channel_chunk_bytes);
   s.staging_bytes = static_cast<std::size_t>(config.channel_staging_bytes);
   s.single_copy_bytes = static_cast<std::size_t>(config.channel_single_copy_bytes);
+  s.cma_bytes = static_cast<std::size_t>(config.channel_cma_bytes);
   s.spin_polls = config.channel_spin_polls;
   return s;
 }
@@ -124,18 +125,16 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std:
   mpi_check(MPI_Allgather(&mine, 5, MPI_LONG_LONG, all.data(), 5, MPI_LONG_LONG, comm.node()), "MPI_Allgather");
 
   peers_.resize(all.size());
-  pids_.resize(all.size());
   geometry_.resize(all.size());
   std::string why;
   for (std::size_t p = 0; p < all.size(); ++p) {
-    pids_[p] = static_cast<pid_t>(all[p].pid);
     geometry_[p] = {static_cast<std::size_t>(all[p].stride), static_cast<std::uint64_t>(all[p].slots)};
     if (static_cast<int>(p) == node_rank_ || failure) continue;
     if (all[p].fd < 0) {
       why = "node rank " + std::to_string(p) + " could not create its segment";
       continue;
     }
-    peers_[p] = std::make_unique<PeerMapping>(pids_[p], static_cast<int>(all[p].fd),
+    peers_[p] = std::make_unique<PeerMapping>(static_cast<pid_t>(all[p].pid), static_cast<int>(all[p].fd),
                                               static_cast<std::size_t>(all[p].segment_bytes), true);
     if (!peers_[p]->ok() && why.empty()) why = peers_[p]->why();
   }
@@ -166,21 +165,24 @@ NodeChannel::Ring NodeChannel::outbound(int peer) const {
   return {reinterpret_cast<std::atomic<std::uint64_t>*>(ring), ring + line, g.stride, g.slots};
 }
 
-NodeChannel::Outgoing NodeChannel::outgoing(int peer, const void* data, std::size_t bytes) const {
+NodeChannel::Outgoing NodeChannel::outgoing(int peer, const void* data, std::size_t bytes, bool by_reference,
+                                            std::size_t offset) const {
   Outgoing m;
   m.peer = peer;
   m.data = static_cast<const char*>(data);
   m.bytes = bytes;
-  m.by_reference = settings_.single_copy_bytes > 0 && bytes >= settings_.single_copy_bytes;
+  m.offset = offset;
+  m.by_reference = by_reference;
   m.done = bytes == 0;
   return m;
 }
 
-NodeChannel::Incoming NodeChannel::incoming(int peer, void* data, std::size_t bytes) const {
+NodeChannel::Incoming NodeChannel::incoming(int peer, void* data, std::size_t bytes, const DirectTarget* source) const {
   Incoming m;
   m.peer = peer;
   m.data = static_cast<char*>(data);
   m.bytes = bytes;
+  m.source = source;
   m.done = bytes == 0;
   return m;
 }
@@ -205,7 +207,7 @@ bool NodeChannel::progress(Outgoing& m) {
     SlotHeader& h = ring.header(chunk);
     if (m.by_reference) {
       h.bytes = m.bytes;
-      h.address = reinterpret_cast<std::uintptr_t>(m.data);
+      h.offset = m.offset;
       h.by_reference = 1;
       m.sent = m.bytes;
       m.last_chunk = chunk + 1;
@@ -236,11 +238,14 @@ bool NodeChannel::progress(Incoming& m) {
       throw Error(MPI_ERR_INTERN, "node channel: node rank " + std::to_string(m.peer) + " sent " +
                                       std::to_string(n) + " bytes where " + std::to_string(m.bytes - m.received) +
                                       " were expected");
-    if (h.by_reference)
-      DirectTarget{DirectTarget::Mode::cma, nullptr, pids_[p], static_cast<std::uintptr_t>(h.address)}.get(
-          0, m.data + m.received, n);
-    else
+    if (h.by_reference) {
+      if (m.source == nullptr || m.source->mode == DirectTarget::Mode::none)
+        throw Error(MPI_ERR_INTERN, "node channel: node rank " + std::to_string(m.peer) +
+                                        " sent a block by reference that this rank cannot reach");
+      m.source->get(static_cast<MPI_Aint>(h.offset), m.data + m.received, n);
+    } else {
       std::memcpy(m.data + m.received, ring.payload(chunk), n);
+    }
     m.received += n;
     received_chunks_[p] = chunk + 1;
     ring.consumed->store(chunk + 1, std::memory_order_release);

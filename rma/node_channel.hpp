@@ -17,13 +17,15 @@
 // no barrier and no epoch of the whole node: a pair that exchanges nothing
 // never touches the other's memory, and flow control is the only wait.
 //
-// Blocks below the single-copy size stream through the slots in chunks
-// (copy-in/copy-out: the staging memory stays bounded however large the
-// block). From that size up, the sender posts one descriptor (its address
-// and the length) and the receiver pulls the block with one CMA copy
-// (process_vm_readv) straight into its receive buffer, so the data lands in
-// the cache of the core that reads it next; the sender's buffer is free
-// again once the receiver's consumed counter passes the descriptor.
+// Blocks stream through the slots in chunks (copy-in/copy-out: the staging
+// memory stays bounded however large the block), or, sent by reference,
+// the sender posts one descriptor (where the block is in its send buffer
+// and the length) and the receiver copies the block once, straight into its
+// receive buffer, through the path it chose at init for that sender's
+// buffer (load/store from a mapped MPIX_Alloc_mem segment, or CMA), so the
+// data lands in the cache of the core that reads it next. The sender's
+// buffer is free again once the receiver's consumed counter passes the
+// descriptor. The caller decides per block which way it goes.
 //
 // Each ring's geometry is its owner's (exchanged once), so ranks need not
 // agree on the settings. Waiting spins a bounded number of polls, then
@@ -37,6 +39,7 @@
 #include <memory>
 #include <vector>
 
+#include "rma/direct_copy.hpp"
 #include "rma/shared_segment.hpp"
 #include "src/comm.hpp"
 #include "src/config.hpp"
@@ -46,7 +49,8 @@ namespace mpix {
 struct ChannelSettings {
   std::size_t chunk_bytes = 0;        // payload of one slot
   std::size_t staging_bytes = 0;      // per rank: every inbound ring together
-  std::size_t single_copy_bytes = 0;  // blocks from this size up go by one CMA pull; 0: never
+  std::size_t single_copy_bytes = 0;  // mapped send blocks from this size up go by reference; 0: never
+  std::size_t cma_bytes = 0;          // other send blocks from this size up go by reference; 0: never
   int spin_polls = 0;                 // polls before a waiting rank yields its core
 
   static ChannelSettings of(const Config& config);
@@ -60,6 +64,7 @@ class NodeChannel {
     int peer = -1;  // node rank
     const char* data = nullptr;
     std::size_t bytes = 0;
+    std::size_t offset = 0;  // by reference: where data is in the sender's published send buffer
     std::size_t sent = 0;          // bytes in the ring so far
     std::uint64_t last_chunk = 0;  // by reference: the descriptor's sequence
     bool by_reference = false;
@@ -69,6 +74,7 @@ class NodeChannel {
     int peer = -1;  // node rank
     char* data = nullptr;
     std::size_t bytes = 0;
+    const DirectTarget* source = nullptr;  // the sender's send buffer, for blocks sent by reference
     std::size_t received = 0;
     bool done = false;
   };
@@ -95,9 +101,11 @@ class NodeChannel {
   NodeChannel(const NodeChannel&) = delete;
   NodeChannel& operator=(const NodeChannel&) = delete;
 
-  // A message of bytes from data to node peer `peer`, ready for progress.
-  Outgoing outgoing(int peer, const void* data, std::size_t bytes) const;
-  Incoming incoming(int peer, void* data, std::size_t bytes) const;
+  // A message of bytes from data to node peer `peer`, ready for progress;
+  // by reference: data is at offset in the send buffer the receiver reaches
+  // through its `source`.
+  Outgoing outgoing(int peer, const void* data, std::size_t bytes, bool by_reference, std::size_t offset) const;
+  Incoming incoming(int peer, void* data, std::size_t bytes, const DirectTarget* source) const;
 
   // Move as much as the ring allows without waiting; true once the message
   // is complete (outgoing: the send buffer may be reused; incoming: every
@@ -122,7 +130,6 @@ class NodeChannel {
   int node_size_ = 1;
   std::unique_ptr<SharedSegment> segment_;            // my inbound rings
   std::vector<std::unique_ptr<PeerMapping>> peers_;   // per node rank: its segment (null for me)
-  std::vector<pid_t> pids_;
   std::vector<Geometry> geometry_;  // per node rank: its rings' geometry
   // Per node peer: chunks I have put into its ring, and the last consumed
   // count I read there (refreshed only when the ring looks full); chunks I

@@ -27,7 +27,8 @@ struct Config {
   int alltoallv_probe = 16;  // iterations timed before the online check; 0: no online refinement
   long channel_chunk_bytes = 16384;        // node channel: payload of one ring slot
   long channel_staging_bytes = 1L << 20;   // node channel: inbound staging memory per rank
-  long channel_single_copy_bytes = 0;      // node channel: blocks from this size up go by one CMA pull; 0: never
+  long channel_single_copy_bytes = 4096;   // node channel: mapped send blocks from this size up: one copy; 0: never
+  long channel_cma_bytes = 0;              // node channel: other send blocks from this size up: one CMA copy; 0: never
   int channel_spin_polls = 4096;           // node channel: polls before a waiting rank yields
 };
 

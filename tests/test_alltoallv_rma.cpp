@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -141,6 +142,44 @@ TEST_P(AlltoallvRma, ASourceRunningAheadNeverOverwritesADelayedReceiver) {
   }
   EXPECT_EQ(wrong, 0) << "a receiver saw another iteration's data";
   EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+// Buffers from MPIX_Alloc_mem, which node peers map: the algorithms' direct
+// paths (copies straight into a peer's receive buffer, the node channel's
+// single copy straight out of a peer's send buffer) with blocks large enough
+// to take them, new data every iteration, uneven block sizes.
+TEST_P(AlltoallvRma, MpixAllocMemBuffersDeliverEveryIteration) {
+  const int n = iterations(), rank = world_rank(), size = world_size();
+  std::vector<int> sendcounts(size), sdispls(size), recvcounts(size), rdispls(size);
+  auto count = [](int from, int to) { return 17000 + 1000 * ((from + 2 * to) % 3); };  // 66-76 KiB
+  int send_total = 0, recv_total = 0;
+  for (int p = 0; p < size; ++p) {
+    sendcounts[p] = count(rank, p), sdispls[p] = send_total, send_total += sendcounts[p];
+    recvcounts[p] = count(p, rank), rdispls[p] = recv_total, recv_total += recvcounts[p];
+  }
+  int *send = nullptr, *recv = nullptr;
+  ASSERT_EQ(MPIX_Alloc_mem(send_total * static_cast<MPI_Aint>(sizeof(int)), nullptr, &send), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Alloc_mem(recv_total * static_cast<MPI_Aint>(sizeof(int)), nullptr, &recv), MPI_SUCCESS);
+  std::vector<int> expected(static_cast<std::size_t>(recv_total));
+  ForcedAlgorithm forced(GetParam());
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoallv_init(send, sendcounts.data(), sdispls.data(), MPI_INT, recv, recvcounts.data(),
+                                rdispls.data(), MPI_INT, forced.comm(), forced.info(), &request),
+            MPI_SUCCESS);
+  int wrong = 0;
+  for (int it = 0; it < n; ++it) {
+    for (int i = 0; i < send_total; ++i) send[i] = it * 7919 + rank * 104729 + i;
+    std::fill(recv, recv + recv_total, -1);
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    MPI_Alltoallv(send, sendcounts.data(), sdispls.data(), MPI_INT, expected.data(), recvcounts.data(),
+                  rdispls.data(), MPI_INT, MPI_COMM_WORLD);
+    wrong += !std::equal(expected.begin(), expected.end(), recv);
+  }
+  EXPECT_EQ(wrong, 0) << "iterations with wrong data";
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+  MPIX_Free_mem(send);
+  MPIX_Free_mem(recv);
 }
 
 TEST_P(AlltoallvRma, TwoLiveRequestsOnOneCommunicatorStayApart) {

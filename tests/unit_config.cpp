@@ -39,7 +39,8 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_CHANNEL_CHUNK_BYTES", "4096"},
                                                 {"MPIX_CHANNEL_STAGING_BYTES", "65536"},
                                                 {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "262144"},
-                                                {"MPIX_CHANNEL_SPIN", "0"}});
+                                                {"MPIX_CHANNEL_SPIN", "0"},
+                                                {"MPIX_CHANNEL_CMA_BYTES", "1048576"}});
   EXPECT_EQ(c.values().alltoallv_algorithm, "native");
   EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
@@ -55,6 +56,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().channel_staging_bytes, 65536);
   EXPECT_EQ(c.values().channel_single_copy_bytes, 262144);
   EXPECT_EQ(c.values().channel_spin_polls, 0);
+  EXPECT_EQ(c.values().channel_cma_bytes, 1048576);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
 
