@@ -1,9 +1,9 @@
 // Barrier-free persistent Alltoallv. On-node blocks travel through the node
 // channel (rma/node_channel.hpp): the sender's copy-in and the receiver's
-// copy-out (or, for large blocks, the receiver's single copy straight from
-// the sender's buffer) are the only synchronization, pair by pair, so Start never waits for the whole
-// node and Wait waits only for this rank's own sources and for its send
-// blocks to be free again. Off-node blocks go by persistent point-to-point
+// copy-out (or the receiver's single copy straight from the sender's
+// MPIX_Alloc_mem buffer) are the only synchronization, pair by pair, so
+// Start never waits for the whole node and Wait waits only for this rank's
+// own sources and for its send blocks to be free again. Off-node blocks go by persistent point-to-point
 // (MPI_Send_init / MPI_Recv_init, started every iteration), which carries
 // its own notification.
 //
@@ -11,13 +11,13 @@
 // this rank's receive buffer except by this rank, inside its own Start..Wait
 // (on-node receivers copy out; off-node receives are posted at Start); the
 // send buffer is only read inside Start..Wait (chunks are copied into the
-// ring, a pulled block is released by the receiver's consumed counter).
+// ring; a block sent by reference is released by the receiver's consumed
+// counter, which the sender's Wait waits for).
 // Persistent requests on one communicator are started in the same order on
 // every rank (MPI's rule for persistent collectives), so the point-to-point
 // messages of several live requests match in order under one tag.
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <vector>
 
 #include "collectives/algorithm.hpp"
@@ -195,8 +195,8 @@ std::optional<std::string> channel_unsupported(const AlltoallvArgs& args) {
 namespace algorithms {
 extern const AlltoallvAlgorithm channel{
     "channel",
-    "barrier-free: on-node blocks through the node channel's rings (copy-in/copy-out, one CMA pull for large "
-    "blocks), off-node blocks by persistent point-to-point",
+    "barrier-free: on-node blocks through the node channel's rings (copy-in/copy-out; from MPIX_Alloc_mem send "
+    "buffers one copy by the receiver), off-node blocks by persistent point-to-point",
     channel_unsupported, make_operation<ChannelAlltoallv>};
 }  // namespace algorithms
 
