@@ -53,7 +53,8 @@ inline void require(bool ok, int code, const std::string& message) {
 // Whether h is a handle the library handed out and has not freed: only such
 // a handle may be dereferenced, even to find its communicator.
 inline bool is_live(const Resource* h) {
-  return h != nullptr && mpi_usable() && Library::get().owns(h);
+  Library* library = Library::alive();  // null before first use and after MPI_Finalize: no live handle
+  return h != nullptr && library != nullptr && library->owns(h);
 }
 
 // h itself, or an Error of class code naming the argument: NULL, freed, or

@@ -4,7 +4,6 @@
 
 #include <array>
 #include <cstdio>
-#include <utility>
 
 namespace mpix {
 
@@ -15,7 +14,7 @@ std::mutex library_mutex;
 // a process that exits without MPI_Finalize (exit(1) on bad input) must not
 // free windows there, since freeing one is collective and the other ranks
 // are not coming. The operating system takes back what such a process held.
-Library* library_instance = nullptr;
+std::atomic<Library*> library_instance{nullptr};
 
 constexpr std::array<const char*, MPIX_ERRKIND_COUNT_> error_class_names = {
     "MPIX_ERR_CONFIG: invalid MPIX_* environment variable",
@@ -49,8 +48,8 @@ int error_class(int kind) {
 Library& Library::get() {
   std::lock_guard<std::mutex> lock(library_mutex);
   check_mpi_usable();
-  if (library_instance == nullptr) library_instance = new Library();
-  return *library_instance;
+  if (library_instance.load() == nullptr) library_instance.store(new Library());
+  return *library_instance.load();
 }
 
 Library::Library() {
@@ -69,11 +68,13 @@ Library::Library() {
   }
 }
 
+Library* Library::alive() { return library_instance.load(std::memory_order_acquire); }
+
 int Library::on_finalize(MPI_Comm, int, void*, void*) {
   std::unique_ptr<Library> dying;
   {
     std::lock_guard<std::mutex> lock(library_mutex);
-    dying.reset(std::exchange(library_instance, nullptr));
+    dying.reset(library_instance.exchange(nullptr));
   }
   if (dying) {
     // Newest first: requests go before the communicators they use.

@@ -38,6 +38,10 @@ class Library {
   // Creates the library state on first use; throws if MPI is not initialized
   // or already finalized.
   static Library& get();
+  // The library state if it exists (MPI is initialized and not finalized,
+  // and the library was used): no lock, no MPI call, for the per-call
+  // checks of handles.
+  static Library* alive();
 
   // The configuration, or the Error (class MPIX_ERR_CONFIG) it failed with.
   const Configuration& configuration() const;
