@@ -15,7 +15,9 @@
 //
 // Per algorithm and size: a uniform Alltoallv of b bytes per peer, timed like
 // Benchmark 1 (warm-up, barrier, max over ranks, median of repeats, data
-// validated), with blocks to the other ranks only (as in a halo exchange)
+// validated) in the loop the selector serves, the application loop (send
+// blocks written before Start, received blocks read after Wait; --loop
+// exchange times Start + Wait alone), with blocks to the other ranks only (as in a halo exchange)
 // and with every block: the difference is what the block to itself adds,
 // which some algorithms copy directly and MPI may not. sync_us is the time
 // at b = 0; a message of b bytes costs (T(b) - T(0) - on-node share) / messages.
