@@ -16,8 +16,9 @@ def environment_header():
     return "\n".join(lines)
 
 
-def run_launch(cmd, env, csv_path, label):
-    """Runs cmd (which writes csv_path) with env added; returns the CSV rows."""
+def run_launch(cmd, env, csv_path, label, output=None):
+    """Runs cmd (which writes csv_path) with env added; returns the CSV rows.
+    output: a list that receives the launch's stdout and stderr."""
     shown = " ".join(f"{k}={v}" for k, v in env.items())
     print(f"# {label}: {shown} {' '.join(cmd)}", flush=True)
     done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **env})
@@ -25,6 +26,8 @@ def run_launch(cmd, env, csv_path, label):
         sys.stdout.write(done.stdout)
         sys.exit(f"{os.path.basename(cmd[3]) if len(cmd) > 3 else cmd[0]}: launch failed with exit code "
                  f"{done.returncode}")
+    if output is not None:
+        output.append(done.stdout)
     with open(csv_path) as f:
         return list(csv.DictReader(f))
 

@@ -76,11 +76,27 @@ DatatypeLayout DatatypeLayout::of(MPI_Datatype type, const char* argument, MPI_C
   return layout;
 }
 
+void AlltoallvArgs::move_buffers(const void* new_sendbuf, void* new_recvbuf) {
+  if ((new_sendbuf == MPI_IN_PLACE) != in_place)
+    throw Error(MPI_ERR_BUFFER, in_place ? "sendbuf must be MPI_IN_PLACE, as it was at init"
+                                         : "sendbuf is MPI_IN_PLACE, which it was not at init");
+  if (new_recvbuf == MPI_IN_PLACE) throw Error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE; only sendbuf may be");
+  check_buffer(new_recvbuf, recvcounts, recv_layout.size, "recvbuf");
+  if (!in_place) {
+    check_buffer(new_sendbuf, sendcounts, send_layout.size, "sendbuf");
+    sendbuf = new_sendbuf;
+  } else {
+    sendbuf = new_recvbuf;
+  }
+  recvbuf = new_recvbuf;
+}
+
 AlltoallvArgs AlltoallvArgs::from_user(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm) {
   const int n = comm->size();
   AlltoallvArgs a;
   a.comm = std::move(comm);
   a.recvbuf = user.recvbuf;
+  a.buffers_move = user.buffers_move;
   if (user.recvbuf == MPI_IN_PLACE) throw Error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE; only sendbuf may be");
   a.recvtype = user.recvtype;
   a.recv_layout = DatatypeLayout::of(user.recvtype, "recvtype", a.comm->self());

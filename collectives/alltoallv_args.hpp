@@ -25,6 +25,9 @@ struct AlltoallvUserArgs {
   const int* rdispls;
   MPI_Datatype recvtype;
   const void* request_out;  // where the request will be stored: must not be NULL
+  // Info mpix_buffers_move=true: starts may name other buffers of the same
+  // layout (MPIX_Start_with_buffers).
+  bool buffers_move = false;
 };
 
 struct DatatypeLayout {
@@ -41,6 +44,9 @@ struct DatatypeLayout {
 struct AlltoallvArgs {
   std::shared_ptr<const Comm> comm;
   bool in_place = false;
+  // Starts may point the operation at other buffers of this layout
+  // (PersistentOperation::rebind): no path may depend on their addresses.
+  bool buffers_move = false;
   const void* sendbuf = nullptr;
   std::vector<int> sendcounts, sdispls;  // with MPI_IN_PLACE: the receive side's
   MPI_Datatype sendtype = MPI_DATATYPE_NULL;
@@ -62,6 +68,11 @@ struct AlltoallvArgs {
 
   // Local checks and copies; throws an Error naming the bad argument.
   static AlltoallvArgs from_user(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm);
+
+  // Points the arguments at other buffers of the same layout (buffers_move):
+  // MPI_ERR_BUFFER for NULL buffers with data or an MPI_IN_PLACE that
+  // differs from init's.
+  void move_buffers(const void* new_sendbuf, void* new_recvbuf);
 
   // What MPI_Alltoallv takes for the send side, MPI_IN_PLACE included.
   const void* mpi_sendbuf() const { return in_place ? MPI_IN_PLACE : sendbuf; }

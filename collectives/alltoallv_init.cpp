@@ -64,8 +64,11 @@ std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shar
   const Config& config = Library::get().config();
   std::string name;
   const Choice requested = requested_algorithm(info, config, name);
+  AlltoallvUserArgs asked = user;
+  // Any other value is ignored, as MPI ignores info values it cannot use.
+  if (auto moves = info ? info->get(info_key_buffers_move) : std::nullopt) asked.buffers_move = *moves == "true";
   AlltoallvArgs args = make_alltoallv_args(
-      user, comm, {name, requested.algorithm ? requested.algorithm->unsupported : nullptr});
+      asked, comm, {name, requested.algorithm ? requested.algorithm->unsupported : nullptr});
   args.window_pool = std::move(windows);
   args.channel_pool = std::move(channels);
   if (info) args.expected_iterations_hint = info->get(info_key_expected_iterations);
@@ -76,7 +79,7 @@ std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shar
   if (config.verbose >= 1 && comm->rank() == 0)
     std::fprintf(stderr, "mpix-rma: Alltoallv request on %d ranks (%d nodes): %s (%s)\n", comm->size(),
                  comm->num_nodes(), choice.algorithm->name, choice.reason.c_str());
-  return std::make_unique<Request>(std::move(comm), choice.algorithm->name, std::move(operation));
+  return std::make_unique<Request>(std::move(comm), choice.algorithm->name, std::move(operation), args.buffers_move);
 }
 
 }  // namespace mpix

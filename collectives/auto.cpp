@@ -86,6 +86,12 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     }
   }
 
+  // Forwarded, and kept for an operation the refinement switches to.
+  void rebind(const void* sendbuf, void* recvbuf) override {
+    args_.move_buffers(sendbuf, recvbuf);
+    operation_->rebind(sendbuf, recvbuf);
+  }
+
   const char* running_algorithm() const override { return rows_[running_]->name; }
   bool forwards() const override { return true; }
   PersistentOperation* settled_on() override { return probing() ? nullptr : operation_.get(); }

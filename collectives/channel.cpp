@@ -71,15 +71,16 @@ class ChannelAlltoallv final : public PersistentOperation {
       void* slot = recv + args_.rdispls[source] * recv_extent;
       if (args_.send_bytes(target) > 0) {
         const std::size_t bytes = static_cast<std::size_t>(args_.send_bytes(target));
-        const std::size_t threshold = mapped_send ? settings.single_copy_bytes : settings.cma_bytes;
+        // A block sent by reference is read where the sender published it:
+        // buffers that move are always staged.
+        const std::size_t threshold =
+            args_.buffers_move ? 0 : mapped_send ? settings.single_copy_bytes : settings.cma_bytes;
         if (comm.same_node(target))
           outgoing_.push_back(channel_.channel->outgoing(comm.node_rank_of(target), block, bytes,
                                                          threshold > 0 && bytes >= threshold,
                                                          static_cast<std::size_t>(static_cast<const char*>(block) - send)));
         else
-          add_net(MPI_Send_init(block, args_.sendcounts[target], args_.sendtype, target, exchange_tag,
-                                comm.global(), &net_.emplace_back()),
-                  "MPI_Send_init");
+          net_peers_.push_back({target, true});
       }
       if (args_.recv_bytes(source) > 0) {
         if (comm.same_node(source))
@@ -87,17 +88,36 @@ class ChannelAlltoallv final : public PersistentOperation {
                                                          static_cast<std::size_t>(args_.recv_bytes(source)),
                                                          &send_buffers_[static_cast<std::size_t>(comm.node_rank_of(source))].target));
         else
-          add_net(MPI_Recv_init(slot, args_.recvcounts[source], args_.recvtype, source, exchange_tag,
-                                comm.global(), &net_.emplace_back()),
-                  "MPI_Recv_init");
+          net_peers_.push_back({source, false});
       }
     }
+    init_net(send, recv);
   }
 
   ~ChannelAlltoallv() override {
-    for (MPI_Request& r : net_)
-      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    free_net();
     if (channel_.channel) pool_->give_back(std::move(channel_));
+  }
+
+  // Every path reads and writes the buffers through pointers this rank set
+  // up itself (ring copies, self block, point-to-point): moving them is
+  // local. Blocks by reference are off for such requests (see above).
+  void rebind(const void* sendbuf, void* recvbuf) override {
+    const char* old_send = args_.in_place ? in_place_copy_.data() : static_cast<const char*>(args_.sendbuf);
+    char* old_recv = static_cast<char*>(args_.recvbuf);
+    args_.move_buffers(sendbuf, recvbuf);
+    const char* new_send = args_.in_place ? in_place_copy_.data() : static_cast<const char*>(args_.sendbuf);
+    char* new_recv = static_cast<char*>(args_.recvbuf);
+    if (new_send == old_send && new_recv == old_recv) return;
+    const std::ptrdiff_t send_shift = new_send - old_send, recv_shift = new_recv - old_recv;
+    for (NodeChannel::Outgoing& m : outgoing_) m.data += send_shift;
+    for (NodeChannel::Incoming& m : incoming_) m.data += recv_shift;
+    self_from_ += send_shift;
+    self_to_ += recv_shift;
+    if (!net_peers_.empty()) {
+      free_net();
+      init_net(new_send, new_recv);
+    }
   }
 
   void start() override {
@@ -142,11 +162,27 @@ class ChannelAlltoallv final : public PersistentOperation {
     return mine.segment_fd >= 0;
   }
 
-  void add_net(int rc, const char* call) {
-    if (rc != MPI_SUCCESS) {
-      net_.back() = MPI_REQUEST_NULL;
-      mpi_check(rc, call);
+  // The persistent point-to-point requests of the off-node blocks, over
+  // these buffers.
+  void init_net(const char* send, char* recv) {
+    const Comm& comm = *args_.comm;
+    const MPI_Aint send_extent = args_.send_layout.extent, recv_extent = args_.recv_layout.extent;
+    for (const NetPeer& p : net_peers_) {
+      MPI_Request& r = net_.emplace_back(MPI_REQUEST_NULL);
+      const int rc = p.sends ? MPI_Send_init(send + args_.sdispls[p.rank] * send_extent, args_.sendcounts[p.rank],
+                                             args_.sendtype, p.rank, exchange_tag, comm.global(), &r)
+                             : MPI_Recv_init(recv + args_.rdispls[p.rank] * recv_extent, args_.recvcounts[p.rank],
+                                             args_.recvtype, p.rank, exchange_tag, comm.global(), &r);
+      if (rc != MPI_SUCCESS) {
+        r = MPI_REQUEST_NULL;
+        mpi_check(rc, p.sends ? "MPI_Send_init" : "MPI_Recv_init");
+      }
     }
+  }
+  void free_net() {
+    for (MPI_Request& r : net_)
+      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+    net_.clear();
   }
 
   void send_what_fits() {
@@ -176,13 +212,18 @@ class ChannelAlltoallv final : public PersistentOperation {
   std::vector<NodeChannel::Outgoing> outgoing_;
   std::vector<NodeChannel::Incoming> incoming_;
   std::vector<DirectPath> send_buffers_;  // per node rank: how to reach its send buffer
+  struct NetPeer {
+    int rank;
+    bool sends;  // a block to it, else one from it
+  };
+  std::vector<NetPeer> net_peers_;  // in the order their requests start
   std::vector<MPI_Request> net_;
   std::size_t pending_out_ = 0, pending_in_ = 0;
   bool net_done_ = true;
 };
 
 std::optional<std::string> channel_unsupported(const AlltoallvArgs& args) {
-  if (auto why = rma_unsupported(args)) return why;
+  if (auto why = contiguous_unsupported(args)) return why;
   if (args.comm->node_size() > 1) {
     const std::string why = NodeChannel::unavailable_reason();
     if (!why.empty()) return "the node channel cannot run here (" + why + ")";

@@ -19,6 +19,7 @@ class NativeAlltoallv final : public PersistentOperation {
   }
   bool test() override { return true; }
   void wait() override {}
+  void rebind(const void* sendbuf, void* recvbuf) override { args_.move_buffers(sendbuf, recvbuf); }
 
  private:
   AlltoallvArgs args_;

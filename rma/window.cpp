@@ -39,11 +39,23 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
               "MPI_Win_allocate_shared");
     *base = memory;
   }
+  // MPICH 4.0.2 (ch4:ucx) places a window created over memory that is not
+  // 16-byte aligned at the address rounded down to 16 bytes: every put lands
+  // up to 15 bytes early. So MPI windows start at that rounded address
+  // themselves, count displacements in bytes, and every MPI-path
+  // displacement adds the target's lead (mpi_displacement). Not further
+  // down: malloc's blocks are 16-byte aligned, so the window stays inside
+  // the buffer's own allocation and cannot overlap another buffer's window
+  // (MPICH loses puts into overlapping windows).
+  char* const mpi_base = memory == nullptr ? nullptr
+                                           : static_cast<char*>(memory) -
+                                                 reinterpret_cast<std::uintptr_t>(memory) % mpi_window_alignment;
+  mpi_lead_ = memory == nullptr ? 0 : static_cast<char*>(memory) - mpi_base;
   auto make = [&](UniqueWin& w) {
     if (kind == Kind::dynamic)
       mpi_check(MPI_Win_create_dynamic(MPI_INFO_NULL, comm(), w.out()), "MPI_Win_create_dynamic");
     else
-      mpi_check(MPI_Win_create(memory, size, disp_unit, MPI_INFO_NULL, comm(), w.out()), "MPI_Win_create");
+      mpi_check(MPI_Win_create(mpi_base, size + mpi_lead_, 1, MPI_INFO_NULL, comm(), w.out()), "MPI_Win_create");
   };
   make(active_);
   mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, active_.get()), "MPI_Win_lock_all");
@@ -117,12 +129,12 @@ void Window::move(Direction d, const WinSettings& s, const Transfer& t, const Di
     return;
   }
   if (d == Direction::put)
-    mpi_check(MPI_Put(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count, t.target_type,
-                      mpi_window(s)),
+    mpi_check(MPI_Put(t.origin, t.origin_count, t.origin_type, t.target, mpi_displacement(t), t.target_count,
+                      t.target_type, mpi_window(s)),
               "MPI_Put");
   else
-    mpi_check(MPI_Get(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count, t.target_type,
-                      mpi_window(s)),
+    mpi_check(MPI_Get(t.origin, t.origin_count, t.origin_type, t.target, mpi_displacement(t), t.target_count,
+                      t.target_type, mpi_window(s)),
               "MPI_Get");
   after_mpi_operation(s, t.target);
 }
@@ -133,7 +145,7 @@ void Window::accumulate(const WinSettings& s, const Transfer& t, MPI_Op op) {
   route_of(t);
   if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "op is MPI_OP_NULL");
   before_operation(s, t.target);
-  mpi_check(MPI_Accumulate(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count,
+  mpi_check(MPI_Accumulate(t.origin, t.origin_count, t.origin_type, t.target, mpi_displacement(t), t.target_count,
                            t.target_type, op, mpi_window(s)),
             "MPI_Accumulate");
   after_mpi_operation(s, t.target);
@@ -148,8 +160,8 @@ MPI_Request Window::rput(const WinSettings& s, const Transfer& t) {
   }
   before_operation(s, t.target);
   MPI_Request request = MPI_REQUEST_NULL;
-  mpi_check(MPI_Rput(t.origin, t.origin_count, t.origin_type, t.target, t.disp, t.target_count, t.target_type,
-                     mpi_window(s), &request),
+  mpi_check(MPI_Rput(t.origin, t.origin_count, t.origin_type, t.target, mpi_displacement(t), t.target_count,
+                     t.target_type, mpi_window(s), &request),
             "MPI_Rput");
   after_mpi_operation(s, t.target);
   return request;

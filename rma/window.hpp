@@ -78,7 +78,8 @@ class Window {
   void get(const WinSettings& s, const Transfer& t);
   void accumulate(const WinSettings& s, const Transfer& t, MPI_Op op);
   // Moves t by route (memory-handle windows choose their own); for the MPI
-  // path, t.disp is what MPI_Put takes.
+  // path, t.disp counts the target's disp_units (mpi_displacement makes it
+  // MPI's byte displacement).
   void move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route);
   // MPI_REQUEST_NULL when the transfer went the direct path (already done).
   MPI_Request rput(const WinSettings& s, const Transfer& t);
@@ -137,11 +138,19 @@ class Window {
   struct Remote {
     MPI_Aint size = -1;  // -1: unknown (dynamic)
     int disp_unit = 1;
+    MPI_Aint mpi_lead = 0;  // bytes from the start of its MPI window to its memory
     DirectTarget direct;
     std::shared_ptr<PeerMapping> segment;  // the target's MPIX_Alloc_mem segment, mapped here
   };
 
   void exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit, MPI_Win shm, const Config& config);
+  // The MPI windows' base alignment (see the constructor) and t's byte
+  // displacement in its target's MPI window.
+  static constexpr std::uintptr_t mpi_window_alignment = 16;
+  MPI_Aint mpi_displacement(const Transfer& t) const {
+    const Remote& remote = remotes_[t.target];
+    return t.disp * remote.disp_unit + remote.mpi_lead;
+  }
   // The MPI window an operation goes through: passive pool or active.
   MPI_Win mpi_window(const WinSettings& s) const;
   // Throws MPI_ERR_RANK / MPI_ERR_RMA_RANGE / MPI_ERR_TYPE for transfers
@@ -169,6 +178,7 @@ class Window {
   UniqueWin active_;
   std::vector<UniqueWin> passive_;
   std::vector<Remote> remotes_;
+  MPI_Aint mpi_lead_ = 0;  // this rank's Remote::mpi_lead
   long cma_min_bytes_ = 0;
   NodePath node_path_ = NodePath::automatic;
   Epoch epoch_;

@@ -14,6 +14,7 @@ namespace {
 struct Published {
   long long size;  // -1: dynamic
   long long disp_unit;
+  long long mpi_lead;
   PeerMemory memory;
 };
 
@@ -23,7 +24,7 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
   const int n = xcomm_->size();
   // Memory-handle windows over a dynamic window may use CMA later: describe
   // allows it whatever the kind.
-  const Published mine{kind_ == Kind::dynamic ? -1 : static_cast<long long>(size), disp_unit,
+  const Published mine{kind_ == Kind::dynamic ? -1 : static_cast<long long>(size), disp_unit, mpi_lead_,
                        PeerMemory::describe(base, kind_ == Kind::dynamic ? 0 : static_cast<std::size_t>(size))};
   std::vector<Published> all(n);
   mpi_check(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm()), "MPI_Allgather");
@@ -35,6 +36,7 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
     Remote& remote = remotes_[r];
     remote.size = all[r].size;
     remote.disp_unit = static_cast<int>(all[r].disp_unit);
+    remote.mpi_lead = static_cast<MPI_Aint>(all[r].mpi_lead);
     if (kind_ == Kind::dynamic || config.node_path == NodePath::mpi || !xcomm_->same_node(r)) continue;
     if (shm != MPI_WIN_NULL && want_shm) {
       // Allocated windows: MPI's shared segment, load/store.

@@ -222,6 +222,12 @@ int MPIX_Start(MPIX_Request* request) {
   });
 }
 
+int MPIX_Start_with_buffers(MPIX_Request* request, const void* sendbuf, void* recvbuf) {
+  return guarded(__func__, comm_of(request), [&] {
+    request_of(request).start_with(sendbuf, recvbuf);
+  });
+}
+
 int MPIX_Startall(int count, MPIX_Request* requests[]) {
   return guarded(__func__, MPI_COMM_NULL, [&] {
     require(count >= 0, MPI_ERR_COUNT, "count is negative");

@@ -21,6 +21,12 @@ int parse_int(std::string_view value, long min, long max) {
   return static_cast<int>(v);
 }
 
+bool parse_on_off(std::string_view value) {
+  if (value == "on") return true;
+  if (value == "off") return false;
+  throw std::invalid_argument("not one of on|off");
+}
+
 FallbackPolicy parse_fallback(std::string_view value) {
   if (value == "error") return FallbackPolicy::error;
   if (value == "warn") return FallbackPolicy::warn;
@@ -131,6 +137,21 @@ const std::vector<VariableSpec> table = {
      "Node channel: polls a waiting rank spins before it yields its core on every further poll "
      "(oversubscribed ranks need the core their peer waits for). Ranks may differ.",
      [](std::string_view v, Config& c) { c.channel_spin_polls = parse_int(v, 0, 10000000); }, Scope::per_rank},
+    {"MPIX_INTERCEPT", "enum", "on", "on|off",
+     "Drop-in (libmpixrma_intercept.so): on serves MPI_Alltoallv calls that repeat from a persistent "
+     "request; off passes every call to PMPI_Alltoallv.",
+     [](std::string_view v, Config& c) { c.intercept = parse_on_off(v); }},
+    {"MPIX_INTERCEPT_REPEATS", "int", "3", "1..16",
+     "Drop-in: how many of a communicator's recent calls must have had the same arguments on every rank "
+     "before that exchange is served.",
+     [](std::string_view v, Config& c) { c.intercept_repeats = parse_int(v, 1, 16); }},
+    {"MPIX_INTERCEPT_ENTRIES", "int", "4", "1..16",
+     "Drop-in: exchanges kept per communicator (the least recently served goes first).",
+     [](std::string_view v, Config& c) { c.intercept_entries = parse_int(v, 1, 16); }},
+    {"MPIX_INTERCEPT_MIN_BYTES", "int", "8192", "0..2147483647",
+     "Drop-in: the smallest exchange served, as the largest block any rank sends or receives; smaller "
+     "ones pass straight to PMPI_Alltoallv (without agreement, re-checked now and then).",
+     [](std::string_view v, Config& c) { c.intercept_min_bytes = parse_int(v, 0, 2147483647); }},
 };
 
 }  // namespace

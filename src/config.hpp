@@ -30,6 +30,10 @@ struct Config {
   long channel_single_copy_bytes = 4096;   // node channel: mapped send blocks from this size up: one copy; 0: never
   long channel_cma_bytes = 0;              // node channel: other send blocks from this size up: one CMA copy; 0: never
   int channel_spin_polls = 4096;           // node channel: polls before a waiting rank yields
+  bool intercept = true;                   // drop-in: serve repeated MPI_Alltoallv calls
+  int intercept_repeats = 3;               // drop-in: calls of a pattern before it is served
+  int intercept_entries = 4;               // drop-in: patterns kept per communicator
+  long intercept_min_bytes = 8192;         // drop-in: smallest largest-block served
 };
 
 // Parsing failures name the variable, the value and what is accepted.

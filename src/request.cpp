@@ -4,13 +4,18 @@
 
 namespace mpix {
 
+void PersistentOperation::rebind(const void*, void*) {
+  throw Error(MPI_ERR_INTERN, "this operation's buffers cannot move");
+}
+
 Request::Request(std::shared_ptr<const Comm> comm, std::string algorithm,
-                 std::unique_ptr<PersistentOperation> operation)
+                 std::unique_ptr<PersistentOperation> operation, bool buffers_move)
     : comm_(std::move(comm)),
       algorithm_(std::move(algorithm)),
       operation_(std::move(operation)),
       runner_(operation_.get()),
-      may_settle_(operation_->forwards()) {}
+      may_settle_(operation_->forwards()),
+      buffers_move_(buffers_move) {}
 
 std::unique_ptr<Request> Request::started(std::shared_ptr<const Comm> comm, std::string name,
                                           std::unique_ptr<PersistentOperation> operation) {
@@ -28,6 +33,16 @@ std::string Request::algorithm() const {
 void Request::start() {
   if (!restartable_) throw Error(MPI_ERR_REQUEST, "request of a nonblocking RMA call cannot be restarted");
   if (active_) throw Error(MPI_ERR_REQUEST, "request is already active (started and not yet completed)");
+  runner_->start();
+  active_ = true;
+}
+
+void Request::start_with(const void* sendbuf, void* recvbuf) {
+  if (!buffers_move_)
+    throw Error(MPI_ERR_REQUEST, "request was made without info mpix_buffers_move=true: its buffers cannot move");
+  if (!restartable_) throw Error(MPI_ERR_REQUEST, "request of a nonblocking RMA call cannot be restarted");
+  if (active_) throw Error(MPI_ERR_REQUEST, "request is already active (started and not yet completed)");
+  runner_->rebind(sendbuf, recvbuf);
   runner_->start();
   active_ = true;
 }

@@ -26,18 +26,26 @@ class PersistentOperation {
   // so that choosing costs nothing per iteration.
   virtual bool forwards() const { return false; }
   virtual PersistentOperation* settled_on() { return nullptr; }
+  // Points the next starts at other buffers laid out like the ones given at
+  // init (sendbuf MPI_IN_PLACE again if it was). Local. Only operations made
+  // with buffers_move are asked; an algorithm whose data path depends on the
+  // buffers' addresses refuses such arguments at init instead.
+  virtual void rebind(const void* sendbuf, void* recvbuf);
 };
 
 class Request {
  public:
   Request(std::shared_ptr<const Comm> comm, std::string algorithm,
-          std::unique_ptr<PersistentOperation> operation);
+          std::unique_ptr<PersistentOperation> operation, bool buffers_move = false);
   // A one-shot request (nonblocking RMA calls): already active, its work
   // already begun; once complete it stays inactive and cannot be restarted.
   static std::unique_ptr<Request> started(std::shared_ptr<const Comm> comm, std::string name,
                                           std::unique_ptr<PersistentOperation> operation);
 
   void start();  // MPI_ERR_REQUEST if already active
+  // start() on other buffers of the init layout: MPI_ERR_REQUEST unless the
+  // request was made with buffers_move.
+  void start_with(const void* sendbuf, void* recvbuf);
   bool test();   // true when inactive or just completed
   void wait();   // returns at once when inactive
 
@@ -53,6 +61,7 @@ class Request {
   std::unique_ptr<PersistentOperation> operation_;
   PersistentOperation* runner_;  // operation_, or what it settled on
   bool may_settle_;
+  bool buffers_move_;
   bool active_ = false;
   bool restartable_ = true;
 };

@@ -40,7 +40,11 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_CHANNEL_STAGING_BYTES", "65536"},
                                                 {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "262144"},
                                                 {"MPIX_CHANNEL_SPIN", "0"},
-                                                {"MPIX_CHANNEL_CMA_BYTES", "1048576"}});
+                                                {"MPIX_CHANNEL_CMA_BYTES", "1048576"},
+                                                {"MPIX_INTERCEPT", "off"},
+                                                {"MPIX_INTERCEPT_REPEATS", "5"},
+                                                {"MPIX_INTERCEPT_ENTRIES", "16"},
+                                                {"MPIX_INTERCEPT_MIN_BYTES", "0"}});
   EXPECT_EQ(c.values().alltoallv_algorithm, "native");
   EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
@@ -57,6 +61,10 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().channel_single_copy_bytes, 262144);
   EXPECT_EQ(c.values().channel_spin_polls, 0);
   EXPECT_EQ(c.values().channel_cma_bytes, 1048576);
+  EXPECT_FALSE(c.values().intercept);
+  EXPECT_EQ(c.values().intercept_repeats, 5);
+  EXPECT_EQ(c.values().intercept_entries, 16);
+  EXPECT_EQ(c.values().intercept_min_bytes, 0);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
 
@@ -97,7 +105,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"MPIX_FALLBACK", "loud", "error|warn|silent"},
                       BadValue{"MPIX_FALLBACK", "ERROR", "error|warn|silent"},
                       BadValue{"MPIX_CHANNEL_CHUNK_BYTES", "8", "64..16777216"},
-                      BadValue{"MPIX_CHANNEL_STAGING_BYTES", "100", "256..1073741824"}));
+                      BadValue{"MPIX_CHANNEL_STAGING_BYTES", "100", "256..1073741824"},
+                      BadValue{"MPIX_INTERCEPT", "yes", "on|off"},
+                      BadValue{"MPIX_INTERCEPT_ENTRIES", "17", "1..16"}));
 
 TEST(Config, UnknownMpixVariablesAreReported) {
   const Configuration c = Configuration::parse({{"MPIX_ALGORITHM", "native"}, {"MPIX_VERBOSE", "1"}});

@@ -54,7 +54,9 @@ int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *n
                        int *num_nodes);
 
 /* Hints. Keys: "mpix_alltoallv_algorithm" (registry name, overrides
- * MPIX_ALLTOALLV_ALGORITHM). Unknown keys are ignored, as MPI does. */
+ * MPIX_ALLTOALLV_ALGORITHM), "mpix_expected_iterations" (for auto),
+ * "mpix_buffers_move" ("true": see MPIX_Start_with_buffers). Unknown keys
+ * are ignored, as MPI does. */
 int MPIX_Info_init(MPIX_Info **info);
 int MPIX_Info_set(MPIX_Info *info, const char *key, const char *value);
 int MPIX_Info_free(MPIX_Info **info);
@@ -89,6 +91,13 @@ int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const i
  * inactive. status may be MPI_STATUS_IGNORE. */
 int MPIX_Start(MPIX_Request *request);
 int MPIX_Startall(int count, MPIX_Request *requests[]);
+/* MPIX_Start on other buffers, laid out as those given at init (same counts,
+ * displacements and types; sendbuf MPI_IN_PLACE if and only if it was), for
+ * buffers that rotate or are reallocated. Only for a request made with the
+ * info key "mpix_buffers_move" = "true" (else MPI_ERR_REQUEST), which limits
+ * it to algorithms whose data path does not depend on the buffers' addresses
+ * (channel, native; auto chooses among them). Local. */
+int MPIX_Start_with_buffers(MPIX_Request *request, const void *sendbuf, void *recvbuf);
 int MPIX_Test(MPIX_Request *request, int *flag, MPI_Status *status);
 int MPIX_Wait(MPIX_Request *request, MPI_Status *status);
 int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status statuses[]);

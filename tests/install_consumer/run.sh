@@ -10,9 +10,10 @@ mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 flags=${SANITIZE_FLAGS:-}
 cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_C_FLAGS="$flags" \
-  -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
 cmake --build "$work/cmake" >/dev/null
 LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${MPIEXEC:-mpiexec}" -n 2 "$work/cmake/consumer"
+LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${MPIEXEC:-mpiexec}" -n 2 "$work/cmake/consumer_cpp"
 
 pc_dir=$(find "$work/prefix" -name mpixrma.pc -printf '%h\n')
 sed -i "s|^prefix=.*|prefix=$work/prefix|" "$pc_dir/mpixrma.pc"

@@ -1,0 +1,408 @@
+/*
+ * mpix-rma's C++17 interface: header-only, over the C API of <mpix/mpix.h>.
+ *
+ *   mpix::Comm comm(MPI_COMM_WORLD);                  // collective, once
+ *   std::vector<double> send(...), recv(...);
+ *   mpix::Alltoallv exchange(send, sendcounts, sdispls, recv, recvcounts, rdispls, comm);
+ *   for (...) { fill(send); exchange.start(); exchange.wait(); use(recv); }
+ *                                                     // freed at the end of the scope
+ *
+ * Owners (Comm, Info, Alltoallv, Win) are move-only: a moved-from object owns
+ * nothing and its destructor frees nothing. Destroying a Comm, an Alltoallv of
+ * an RMA algorithm or a created Win is collective, as the C frees are: let
+ * them go out of scope on every rank in the same order (or call free()).
+ * Destructors never throw; free() reports errors.
+ *
+ * Errors: a call that fails throws mpix::Error, carrying the MPI error code
+ * and the library's message (argument, value, rank). The C API first raises
+ * the error on the communicator's error handler, as MPI does, so exceptions
+ * need MPI_ERRORS_RETURN on the communicator given to mpix::Comm (set it
+ * before constructing the Comm) and on MPI_COMM_SELF for calls without one;
+ * under the default MPI_ERRORS_ARE_FATAL the job aborts with the message.
+ * Constructing an Alltoallv is collective and fails on every rank or none:
+ * an argument error on one rank is thrown on all of them.
+ */
+#ifndef MPIX_MPIX_HPP
+#define MPIX_MPIX_HPP
+
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+#include <algorithm>
+#include <complex>
+#include <cstddef>
+#include <limits>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace mpix {
+// The interface's own namespace, so that its inline definitions never share a
+// mangled name with anything inside libmpixrma.
+inline namespace cxx_v1 {
+
+class Error : public std::runtime_error {
+ public:
+  Error(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  // The MPI error code the C call returned.
+  int code() const noexcept { return code_; }
+  // Its error class (MPI_ERR_COUNT, MPIX_ERR_CONFIG, ...).
+  int error_class() const noexcept {
+    int cls = code_;
+    if (MPI_Error_class(code_, &cls) != MPI_SUCCESS) cls = code_;
+    return cls;
+  }
+
+ private:
+  int code_;
+};
+
+// Throws Error for a failed C call, with the library's message for it.
+inline void check(int code) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPIX_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPIX_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+  throw Error(code, length > 0 ? std::string(text, static_cast<std::size_t>(length))
+                               : "MPI error code " + std::to_string(code));
+}
+
+// The MPI datatype of T, for the arithmetic and std::complex types.
+template <class T>
+MPI_Datatype datatype() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, char>) return MPI_CHAR;
+  else if constexpr (std::is_same_v<U, signed char>) return MPI_SIGNED_CHAR;
+  else if constexpr (std::is_same_v<U, unsigned char>) return MPI_UNSIGNED_CHAR;
+  else if constexpr (std::is_same_v<U, wchar_t>) return MPI_WCHAR;
+  else if constexpr (std::is_same_v<U, short>) return MPI_SHORT;
+  else if constexpr (std::is_same_v<U, unsigned short>) return MPI_UNSIGNED_SHORT;
+  else if constexpr (std::is_same_v<U, int>) return MPI_INT;
+  else if constexpr (std::is_same_v<U, unsigned>) return MPI_UNSIGNED;
+  else if constexpr (std::is_same_v<U, long>) return MPI_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long>) return MPI_UNSIGNED_LONG;
+  else if constexpr (std::is_same_v<U, long long>) return MPI_LONG_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long long>) return MPI_UNSIGNED_LONG_LONG;
+  else if constexpr (std::is_same_v<U, float>) return MPI_FLOAT;
+  else if constexpr (std::is_same_v<U, double>) return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<U, long double>) return MPI_LONG_DOUBLE;
+  else if constexpr (std::is_same_v<U, bool>) return MPI_CXX_BOOL;
+  else if constexpr (std::is_same_v<U, std::complex<float>>) return MPI_CXX_FLOAT_COMPLEX;
+  else if constexpr (std::is_same_v<U, std::complex<double>>) return MPI_CXX_DOUBLE_COMPLEX;
+  else if constexpr (std::is_same_v<U, std::complex<long double>>) return MPI_CXX_LONG_DOUBLE_COMPLEX;
+  else static_assert(!sizeof(U), "mpix::datatype: no MPI datatype for this type; pass an MPI_Datatype");
+}
+
+namespace detail {
+
+// One owned handle of the C API, freed by Free unless moved away.
+template <class Handle, int (*Free)(Handle**)>
+class Owner {
+ public:
+  Owner() noexcept = default;
+  explicit Owner(Handle* h) noexcept : h_(h) {}
+  Owner(Owner&& other) noexcept : h_(std::exchange(other.h_, nullptr)) {}
+  Owner& operator=(Owner&& other) noexcept {
+    if (this != &other) {
+      reset();
+      h_ = std::exchange(other.h_, nullptr);
+    }
+    return *this;
+  }
+  Owner(const Owner&) = delete;
+  Owner& operator=(const Owner&) = delete;
+  ~Owner() { reset(); }
+
+  Handle* get() const noexcept { return h_; }
+  explicit operator bool() const noexcept { return h_ != nullptr; }
+  // Frees now, reporting a failure.
+  void free() {
+    if (h_ != nullptr) check(Free(&h_));
+    h_ = nullptr;
+  }
+
+ private:
+  // A destructor cannot report: the C call has raised the error on the
+  // communicator's handler already, which is all MPI offers there.
+  void reset() noexcept {
+    if (h_ != nullptr) (void)Free(&h_);
+    h_ = nullptr;
+  }
+  Handle* h_ = nullptr;
+};
+
+template <class T>
+using Element = std::remove_cv_t<T>;
+
+}  // namespace detail
+
+// Hints for Alltoallv and Win (keys as in mpix.h, e.g. "mpix_alltoallv_algorithm").
+class Info {
+ public:
+  Info() {
+    MPIX_Info* h = nullptr;
+    check(MPIX_Info_init(&h));
+    owner_ = Owner(h);
+  }
+  Info& set(const std::string& key, const std::string& value) {
+    check(MPIX_Info_set(owner_.get(), key.c_str(), value.c_str()));
+    return *this;
+  }
+  std::optional<std::string> get(const std::string& key) const {
+    std::vector<char> value(MPI_MAX_INFO_VAL + 1);
+    int flag = 0;
+    check(MPIX_Info_get(owner_.get(), key.c_str(), MPI_MAX_INFO_VAL, value.data(), &flag));
+    if (!flag) return std::nullopt;
+    return std::string(value.data());
+  }
+  MPIX_Info* handle() const noexcept { return owner_.get(); }
+  void free() { owner_.free(); }
+
+ private:
+  friend class Win;
+  explicit Info(MPIX_Info* adopted) : owner_(adopted) {}
+  using Owner = detail::Owner<MPIX_Info, MPIX_Info_free>;
+  Owner owner_;
+};
+
+// This rank's place in the node layout the library uses.
+struct NodeLayout {
+  int node;       // which node this rank is on
+  int node_rank;  // its rank on the node
+  int node_size;  // ranks on its node
+  int num_nodes;  // nodes in the communicator
+};
+
+// A communicator prepared for mpix-rma: a private duplicate of comm, split
+// into nodes. Collective over comm.
+class Comm {
+ public:
+  explicit Comm(MPI_Comm comm = MPI_COMM_WORLD) {
+    MPIX_Comm* h = nullptr;
+    check(MPIX_Comm_init(&h, comm));
+    owner_ = Owner(h);
+  }
+  // The library's duplicate of the communicator (same ranks and error handler).
+  MPI_Comm mpi_comm() const {
+    MPI_Comm comm = MPI_COMM_NULL;
+    check(MPIX_Comm_get_comm(owner_.get(), &comm));
+    return comm;
+  }
+  int rank() const {
+    int r = 0;
+    check(MPI_Comm_rank(mpi_comm(), &r));
+    return r;
+  }
+  int size() const {
+    int n = 0;
+    check(MPI_Comm_size(mpi_comm(), &n));
+    return n;
+  }
+  NodeLayout node_layout() const {
+    NodeLayout l{};
+    check(MPIX_Comm_get_node(owner_.get(), &l.node, &l.node_rank, &l.node_size, &l.num_nodes));
+    return l;
+  }
+  MPIX_Comm* handle() const noexcept { return owner_.get(); }
+  // Collective.
+  void free() { owner_.free(); }
+
+ private:
+  using Owner = detail::Owner<MPIX_Comm, MPIX_Comm_free>;
+  Owner owner_;
+};
+
+// A persistent Alltoallv (MPIX_Alltoallv_init): buffers stay the caller's and
+// must outlive the object; the count and displacement arrays are copied.
+class Alltoallv {
+ public:
+  // The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
+  Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm,
+            const Info* info = nullptr) {
+    init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info);
+  }
+  // Typed pointers: the datatype is deduced from T.
+  template <class T>
+  Alltoallv(const T* sendbuf, const std::vector<int>& sendcounts, const std::vector<int>& sdispls, T* recvbuf,
+            const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
+            const Info* info = nullptr) {
+    const int bad = first_rank_with_short_arrays(comm, sendcounts, sdispls, recvcounts, rdispls);
+    if (bad >= 0) throw_on_every_rank(comm, bad, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
+    init(sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf, recvcounts.data(), rdispls.data(),
+         datatype<T>(), comm, info);
+  }
+  // Vectors: also checked, on every rank at once, to hold every block the
+  // counts and displacements name.
+  template <class T, class SendAlloc, class RecvAlloc>
+  Alltoallv(const std::vector<T, SendAlloc>& send, const std::vector<int>& sendcounts,
+            const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv, const std::vector<int>& recvcounts,
+            const std::vector<int>& rdispls, const Comm& comm, const Info* info = nullptr) {
+    int bad = first_rank_with_short_arrays(comm, sendcounts, sdispls, recvcounts, rdispls);
+    if (bad >= 0) throw_on_every_rank(comm, bad, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
+    const bool fits = extent_needed(sendcounts, sdispls) <= send.size() &&
+                      extent_needed(recvcounts, rdispls) <= recv.size();
+    bad = first_rank_where(!fits, comm);
+    if (bad >= 0)
+      throw_on_every_rank(comm, bad, "a buffer vector is smaller than its counts and displacements reach");
+    init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
+         rdispls.data(), datatype<T>(), comm, info);
+  }
+
+  void start() { check(MPIX_Start(owner_.get())); }
+  void wait() { check(MPIX_Wait(owner_.get(), MPI_STATUS_IGNORE)); }
+  // Whether the exchange is complete (progresses it if not).
+  bool test() {
+    int flag = 0;
+    check(MPIX_Test(owner_.get(), &flag, MPI_STATUS_IGNORE));
+    return flag != 0;
+  }
+  // The registry name of the algorithm running the request.
+  std::string algorithm() const {
+    char name[MPIX_MAX_OBJECT_NAME];
+    int length = 0;
+    check(MPIX_Request_get_algorithm(owner_.get(), name, &length));
+    return std::string(name, static_cast<std::size_t>(length));
+  }
+  MPIX_Request* handle() const noexcept { return owner_.get(); }
+  // Collective for the RMA algorithms; the request must be inactive.
+  void free() { owner_.free(); }
+
+ private:
+  using Owner = detail::Owner<MPIX_Request, MPIX_Request_free>;
+
+  void init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm, const Info* info) {
+    MPIX_Request* h = nullptr;
+    check(MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                              comm.handle(), info ? info->handle() : nullptr, &h));
+    owner_ = Owner(h);
+  }
+  // Elements a buffer needs for these blocks (0 for a rank with none).
+  static std::size_t extent_needed(const std::vector<int>& counts, const std::vector<int>& displs) {
+    std::size_t end = 0;
+    for (std::size_t i = 0; i < counts.size() && i < displs.size(); ++i)
+      if (counts[i] > 0 && displs[i] >= 0)
+        end = std::max(end, static_cast<std::size_t>(displs[i]) + static_cast<std::size_t>(counts[i]));
+    return end;
+  }
+  static int first_rank_with_short_arrays(const Comm& comm, const std::vector<int>& a, const std::vector<int>& b,
+                                          const std::vector<int>& c, const std::vector<int>& d) {
+    const std::size_t n = static_cast<std::size_t>(comm.size());
+    return first_rank_where(a.size() < n || b.size() < n || c.size() < n || d.size() < n, comm);
+  }
+  // The lowest rank where failed holds, or -1: agreed by every rank.
+  static int first_rank_where(bool failed, const Comm& comm) {
+    const MPI_Comm c = comm.mpi_comm();
+    int rank = failed ? comm.rank() : std::numeric_limits<int>::max();
+    check(MPI_Allreduce(MPI_IN_PLACE, &rank, 1, MPI_INT, MPI_MIN, c));
+    return rank == std::numeric_limits<int>::max() ? -1 : rank;
+  }
+  [[noreturn]] static void throw_on_every_rank(const Comm& comm, int rank, const std::string& what) {
+    throw Error(MPI_ERR_ARG, "mpix::Alltoallv (rank " + std::to_string(comm.rank()) + "): " + what + " on rank " +
+                                 std::to_string(rank));
+  }
+
+  Owner owner_;
+};
+
+// Memory from MPIX_Alloc_mem, for std::vector: on a node, send blocks in such
+// memory can be copied once by their receiver instead of staged.
+template <class T>
+struct allocator {
+  using value_type = T;
+  allocator() noexcept = default;
+  template <class U>
+  allocator(const allocator<U>&) noexcept {}
+  T* allocate(std::size_t n) {
+    if (n > static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max()) / sizeof(T)) throw std::bad_alloc();
+    T* p = nullptr;
+    check(MPIX_Alloc_mem(static_cast<MPI_Aint>(n * sizeof(T)), nullptr, &p));
+    return p;
+  }
+  void deallocate(T* p, std::size_t) noexcept { (void)MPIX_Free_mem(p); }
+  template <class U>
+  bool operator==(const allocator<U>&) const noexcept { return true; }
+  template <class U>
+  bool operator!=(const allocator<U>&) const noexcept { return false; }
+};
+
+// An RMA window over an mpix::Comm (MPIX_Win_create / MPIX_Win_allocate).
+class Win {
+ public:
+  // Exposes base[0, count) of T. Collective.
+  template <class T>
+  static Win create(T* base, MPI_Aint count, const Comm& comm, const Info* info = nullptr) {
+    MPIX_Win* h = nullptr;
+    check(MPIX_Win_create(base, count * static_cast<MPI_Aint>(sizeof(T)), static_cast<int>(sizeof(T)),
+                          info ? info->handle() : nullptr, comm.handle(), &h));
+    return Win(h, base);
+  }
+  // Allocates count elements of T that the window exposes; base<T>() gives them. Collective.
+  template <class T>
+  static Win allocate(MPI_Aint count, const Comm& comm, const Info* info = nullptr) {
+    MPIX_Win* h = nullptr;
+    T* base = nullptr;
+    check(MPIX_Win_allocate(count * static_cast<MPI_Aint>(sizeof(T)), static_cast<int>(sizeof(T)),
+                            info ? info->handle() : nullptr, comm.handle(), &base, &h));
+    return Win(h, base);
+  }
+
+  Win(Win&& other) noexcept : owner_(std::move(other.owner_)), base_(std::exchange(other.base_, nullptr)) {}
+  Win& operator=(Win&& other) noexcept {
+    owner_ = std::move(other.owner_);
+    base_ = std::exchange(other.base_, nullptr);
+    return *this;
+  }
+
+  template <class T>
+  T* base() const noexcept {
+    return static_cast<T*>(base_);
+  }
+  // Typed one-sided operations; target_disp counts elements of T.
+  template <class T>
+  void put(const T* origin, int count, int target_rank, MPI_Aint target_disp) {
+    check(MPIX_Put(origin, count, datatype<T>(), target_rank, target_disp, count, datatype<T>(), owner_.get()));
+  }
+  template <class T>
+  void get(T* origin, int count, int target_rank, MPI_Aint target_disp) {
+    check(MPIX_Get(origin, count, datatype<T>(), target_rank, target_disp, count, datatype<T>(), owner_.get()));
+  }
+  void fence(int assert_flags = 0) { check(MPIX_Win_fence(assert_flags, owner_.get())); }
+  void lock(int lock_type, int rank, int assert_flags = 0) {
+    check(MPIX_Win_lock(lock_type, rank, assert_flags, owner_.get()));
+  }
+  void unlock(int rank) { check(MPIX_Win_unlock(rank, owner_.get())); }
+  void lock_all(int assert_flags = 0) { check(MPIX_Win_lock_all(assert_flags, owner_.get())); }
+  void unlock_all() { check(MPIX_Win_unlock_all(owner_.get())); }
+  void flush(int rank) { check(MPIX_Win_flush(rank, owner_.get())); }
+  void flush_all() { check(MPIX_Win_flush_all(owner_.get())); }
+  void sync() { check(MPIX_Win_sync(owner_.get())); }
+  // The effective hints (mpi_win_scope, mpi_win_order, mpix_paths).
+  Info info() const {
+    MPIX_Info* h = nullptr;
+    check(MPIX_Win_get_info(owner_.get(), &h));
+    return Info(h);
+  }
+  MPIX_Win* handle() const noexcept { return owner_.get(); }
+  // Collective.
+  void free() {
+    owner_.free();
+    base_ = nullptr;
+  }
+
+ private:
+  using Owner = detail::Owner<MPIX_Win, MPIX_Win_free>;
+  Win(MPIX_Win* h, void* base) : owner_(h), base_(base) {}
+  Owner owner_;
+  void* base_ = nullptr;
+};
+
+}  // namespace cxx_v1
+}  // namespace mpix
+
+#endif /* MPIX_MPIX_HPP */

@@ -1,0 +1,173 @@
+// libmpixrma_intercept.so: MPI_Alltoallv through the MPI profiling
+// interface, for programs that were not written for mpix-rma. Preload it
+// (LD_PRELOAD=.../libmpixrma_intercept.so) or link it before MPI.
+//
+// Each intracommunicator of more than one rank gets a ServedExchanges,
+// hung on it with an attribute whose delete callback frees it, so that
+// MPI_Comm_free (and MPI_Finalize, through an attribute on MPI_COMM_SELF)
+// cleans up. Everything else, and every call the library itself makes while
+// serving one, goes to PMPI_Alltoallv.
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdio>
+#include <mutex>
+#include <set>
+
+#include "intercept/served_exchanges.hpp"
+#include "src/library.hpp"
+
+using mpix::intercept::InterceptSettings;
+using mpix::intercept::ServedExchanges;
+
+namespace {
+
+// Set while this thread runs the drop-in: MPI_Alltoallv calls made by the
+// library underneath (its native algorithm) are MPI's own. Initial-exec TLS:
+// no __tls_get_addr call on every MPI_Alltoallv (the library is preloaded
+// or linked, so it has static TLS).
+__attribute__((tls_model("initial-exec"))) thread_local bool inside_drop_in = false;
+
+// The last communicator this thread called on and its state, valid while no
+// state has been deleted since (a freed communicator's handle may come back
+// for another one): calls that pass straight through cost no attribute
+// lookup.
+std::atomic<unsigned long> states_deleted{0};
+struct LastCall {
+  MPI_Comm comm = MPI_COMM_NULL;
+  ServedExchanges* state = nullptr;
+  unsigned long deletions = 0;
+};
+__attribute__((tls_model("initial-exec"))) thread_local LastCall last_call;
+
+class InsideDropIn {
+ public:
+  InsideDropIn() { inside_drop_in = true; }
+  ~InsideDropIn() { inside_drop_in = false; }
+  InsideDropIn(const InsideDropIn&) = delete;
+  InsideDropIn& operator=(const InsideDropIn&) = delete;
+};
+
+int state_keyval = MPI_KEYVAL_INVALID;   // per communicator: its ServedExchanges
+int finalize_keyval = MPI_KEYVAL_INVALID;  // on MPI_COMM_SELF: frees them all at MPI_Finalize
+std::once_flag keyvals_made;
+std::mutex live_mutex;
+std::set<ServedExchanges*> live;  // every state, for MPI_Finalize
+
+// A communicator's attribute going away (MPI_Comm_free, MPI_Comm_delete_attr).
+int delete_state(MPI_Comm, int, void* value, void*) {
+  auto* state = static_cast<ServedExchanges*>(value);
+  {
+    std::lock_guard<std::mutex> lock(live_mutex);
+    live.erase(state);
+  }
+  states_deleted.fetch_add(1, std::memory_order_release);
+  InsideDropIn guard;
+  delete state;
+  return MPI_SUCCESS;
+}
+
+// MPI_Finalize begins by deleting MPI_COMM_SELF's attributes, newest first:
+// this one was set after the library's own, so the states go before the
+// library frees what is left. With MPIX_VERBOSE, each communicator's rank 0
+// says what the drop-in did.
+int finalize_states(MPI_Comm, int, void*, void*) {
+  std::set<ServedExchanges*> states;
+  {
+    std::lock_guard<std::mutex> lock(live_mutex);
+    states = live;
+  }
+  int verbose = 0;
+  try {
+    verbose = mpix::Library::get().config().verbose;
+  } catch (...) {
+  }
+  for (ServedExchanges* s : states) {
+    int rank = 0, size = 0;
+    PMPI_Comm_rank(s->comm(), &rank);
+    PMPI_Comm_size(s->comm(), &size);
+    const ServedExchanges::Counters& c = s->counters();
+    char name[MPI_MAX_OBJECT_NAME] = "";
+    int length = 0;
+    PMPI_Comm_get_name(s->comm(), name, &length);
+    if (verbose >= 1 && rank == 0)
+      std::fprintf(stderr,
+                   "mpix-rma intercept: communicator '%s' of %d ranks: %ld calls, %ld served, %ld patterns, "
+                   "%ld agreement misses, %ld agreements (%.2f us each)\n",
+                   name, size, c.calls, c.served, c.patterns, c.agreement_misses, c.agreements,
+                   c.agreements ? 1e6 * c.agreement_seconds / static_cast<double>(c.agreements) : 0.0);
+    PMPI_Comm_delete_attr(s->comm(), state_keyval);
+  }
+  return MPI_SUCCESS;
+}
+
+void make_keyvals() {
+  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &state_keyval, nullptr);
+  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_states, &finalize_keyval, nullptr);
+}
+
+InterceptSettings settings() {
+  InterceptSettings s;
+  try {
+    const mpix::Config& c = mpix::Library::get().config();
+    s.enabled = c.intercept;
+    s.repeats = c.intercept_repeats;
+    s.entries = c.intercept_entries;
+    s.min_bytes = c.intercept_min_bytes;
+  } catch (...) {
+    // An unusable MPIX_* setting: this rank serves nothing, and its
+    // fingerprint (disabled) tells the others at the first agreement.
+    s.enabled = false;
+  }
+  return s;
+}
+
+ServedExchanges* lookup_state(MPI_Comm comm);
+
+// comm's state, made at its first call; nullptr: pass every call through.
+ServedExchanges* state_of(MPI_Comm comm) {
+  const unsigned long deletions = states_deleted.load(std::memory_order_acquire);
+  if (comm == last_call.comm && deletions == last_call.deletions && last_call.state != nullptr)
+    return last_call.state;
+  ServedExchanges* state = lookup_state(comm);
+  last_call = {comm, state, deletions};
+  return state;
+}
+
+ServedExchanges* lookup_state(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return nullptr;
+  int flag = 0;
+  void* value = nullptr;
+  if (state_keyval != MPI_KEYVAL_INVALID && PMPI_Comm_get_attr(comm, state_keyval, &value, &flag) == MPI_SUCCESS &&
+      flag)
+    return static_cast<ServedExchanges*>(value);
+  int inter = 0, size = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return nullptr;
+  if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 2) return nullptr;
+  const InterceptSettings s = settings();  // creates the library (its MPI_COMM_SELF attribute) first
+  std::call_once(keyvals_made, [] {
+    make_keyvals();
+    PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, nullptr);
+  });
+  auto* state = new ServedExchanges(comm, s);
+  {
+    std::lock_guard<std::mutex> lock(live_mutex);
+    live.insert(state);
+  }
+  PMPI_Comm_set_attr(comm, state_keyval, state);
+  return state;
+}
+
+}  // namespace
+
+extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm) {
+  if (inside_drop_in)
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  InsideDropIn guard;
+  ServedExchanges* state = state_of(comm);
+  if (state == nullptr)
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+}

@@ -1,0 +1,220 @@
+// The drop-in's protocol, per communicator.
+//
+// A rank's own view says nothing about the others: its arguments may have
+// changed while theirs did not. So every decision is taken from values all
+// ranks agree on, and every rank takes the same decisions at the same call:
+// - MPI requires every rank to make the same sequence of collective calls
+//   on a communicator, so the number of MPI_Alltoallv calls made on it is a
+//   clock all ranks share (counters_.calls).
+// - At a call that is not skipped, one MPI_Allreduce (MPI_MAX over a few
+//   integers, on the user's communicator, through PMPI) agrees on: which
+//   cache slots hold every rank's current arguments, whether any rank's
+//   call cannot be served at all, the largest block any rank moves, the
+//   fewest recent repeats of its pattern any rank has seen, and a
+//   fingerprint of the settings (which must agree: otherwise the ranks
+//   would skip different calls).
+// - Served: some slot holds every rank's arguments (the first such slot).
+//   A cached pattern was admitted at one call on every rank at once, into
+//   the slot all ranks count alike, from the arguments each rank passed
+//   then; so matching it now means every rank's arguments are again those
+//   of that call, and the persistent request made from them moves the right
+//   blocks. (A rank may match several slots: one whose arguments did not
+//   change between two admitted patterns of the others.) Its data path
+//   does not depend on the buffers (the node channel's copy-in/copy-out,
+//   point-to-point off the node; mpix_buffers_move), so each call passes its
+//   own sendbuf and recvbuf.
+// - Otherwise the call goes to PMPI_Alltoallv. Then, if every rank could be
+//   served, the exchange is large enough and every rank has seen its
+//   pattern `repeats` times among its recent calls, the pattern is admitted
+//   (collectively, a request made over this call's buffers; the least
+//   recently served pattern leaves when the cache is full). If the exchange
+//   is too small, or some rank's pattern is not repeating, the next calls
+//   skip the agreement altogether and pass straight through, for a number
+//   of calls that doubles while that stays so (a small exchange pays one
+//   agreement every 1024 calls at most).
+// A rank whose arguments changed therefore never meets a served peer inside
+// a different operation: the agreement comes first, and it sends everyone
+// to PMPI_Alltoallv together.
+#include "intercept/served_exchanges.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace mpix::intercept {
+
+namespace {
+
+constexpr long max_skip = 1024;
+constexpr std::size_t recent_window = 16;  // calls a rank remembers for repeats
+constexpr long stale_after = 4096;         // calls after which an unused pattern leaves
+
+}  // namespace
+
+std::uint64_t InterceptSettings::fingerprint() const {
+  std::uint64_t h = enabled ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
+  for (std::uint64_t v : {static_cast<std::uint64_t>(repeats), static_cast<std::uint64_t>(entries),
+                          static_cast<std::uint64_t>(min_bytes)})
+    h = (h ^ v) * 0x100000001b3ULL;
+  return h >> 2;  // its negation must fit too
+}
+
+ServedExchanges::ServedExchanges(MPI_Comm comm, const InterceptSettings& settings)
+    : comm_(comm), settings_(settings), recent_(recent_window, 0) {
+  PMPI_Comm_size(comm, &size_);
+}
+
+ServedExchanges::~ServedExchanges() {
+  for (Entry& e : entries_) free_entry(e);
+  if (xcomm_ != nullptr) MPIX_Comm_free(&xcomm_);
+  if (errors_return_comm_ != MPI_COMM_NULL) PMPI_Comm_free(&errors_return_comm_);
+}
+
+int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                          void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype) {
+  const long now = counters_.calls++;
+  if (disabled_) return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  // The calls just before an agreement are remembered too (a hash of the
+  // arguments, no MPI call), so that a pattern that settled while calls
+  // were skipped is admitted at once; the others cost a comparison.
+  if (now + static_cast<long>(recent_window) < skip_until_)
+    return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  const CallArguments args{sendbuf, sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, size_};
+  const int repeats = local_repeats(args.hash());
+  if (now < skip_until_)
+    return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+
+  const ExchangePattern& pattern = scratch_;
+  scratch_.describe(args);
+  const std::int64_t fingerprint = static_cast<std::int64_t>(settings_.fingerprint());
+  Agreement a{};
+  for (int slot = 0; slot < max_entries; ++slot) {
+    const bool match = static_cast<std::size_t>(slot) < entries_.size() && entries_[slot].pattern.same_as(pattern);
+    a[slots + slot] = match ? 0 : 1;
+    if (match) a[matched_any] = 1;
+  }
+  a[unservable] = pattern.servable ? 0 : 1;
+  a[largest_block] = pattern.largest_block;
+  a[minus_repeats] = pattern.servable ? -repeats : 0;
+  a[settings] = fingerprint;
+  a[minus_settings] = -fingerprint;
+  const double begin = MPI_Wtime();
+  const int agreed =
+      PMPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_INT64_T, MPI_MAX, comm_);
+  counters_.agreement_seconds += MPI_Wtime() - begin;
+  ++counters_.agreements;
+  if (agreed != MPI_SUCCESS) return agreed;  // raised on the communicator by MPI
+
+  if (a[settings] != -a[minus_settings] || !settings_.enabled) {
+    int rank = 0;
+    PMPI_Comm_rank(comm_, &rank);
+    if (rank == 0 && settings_.enabled)
+      std::fprintf(stderr, "mpix-rma intercept: ranks run with different MPIX_INTERCEPT* settings; "
+                           "this communicator's MPI_Alltoallv calls go to MPI unchanged\n");
+    disabled_ = true;
+    return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  }
+  for (std::size_t slot = 0; slot < entries_.size(); ++slot)
+    if (a[slots + slot] == 0) return serve(entries_[slot], sendbuf, recvbuf);
+  if (a[matched_any]) ++counters_.agreement_misses;
+
+  const int rc = pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  if (rc != MPI_SUCCESS) return rc;
+  const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
+  if (!worth_it)
+    back_off(max_skip);  // too small, or some rank cannot be served: rarely worth a look
+  else if (-a[minus_repeats] >= settings_.repeats)
+    admit(sendbuf, recvbuf);
+  else
+    back_off(settings_.repeats * 4);  // not repeating yet: look again soon
+  return rc;
+}
+
+int ServedExchanges::pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                  MPI_Datatype recvtype) {
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm_);
+}
+
+int ServedExchanges::serve(Entry& entry, const void* sendbuf, void* recvbuf) {
+  entry.last_used = counters_.calls;
+  ++counters_.served;
+  skip_length_ = 8;
+  int rc = MPIX_Start_with_buffers(entry.request, sendbuf, recvbuf);
+  if (rc == MPI_SUCCESS) rc = MPIX_Wait(entry.request, MPI_STATUS_IGNORE);
+  // The library raised it on its duplicate (errors return there): MPI raises
+  // a failed MPI_Alltoallv on the caller's communicator.
+  if (rc != MPI_SUCCESS) MPI_Comm_call_errhandler(comm_, rc);
+  return rc;
+}
+
+// Collective: every rank calls it at the same call (the decision is agreed).
+void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
+  const ExchangePattern& pattern = scratch_;
+  if (xcomm_ == nullptr) {
+    // On a duplicate that returns errors (the library's own duplicate
+    // inherits that): a failure here must not reach the user's handler,
+    // which may abort; MPI_Alltoallv itself has succeeded.
+    PMPI_Comm_dup(comm_, &errors_return_comm_);
+    PMPI_Comm_set_errhandler(errors_return_comm_, MPI_ERRORS_RETURN);
+    if (MPIX_Comm_init(&xcomm_, errors_return_comm_) != MPI_SUCCESS) {  // fails on every rank alike
+      xcomm_ = nullptr;
+      disabled_ = true;
+      return;
+    }
+  }
+  const long now = counters_.calls;
+  for (Entry& e : entries_)
+    if (now - e.last_used > stale_after) free_entry(e);
+  entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const Entry& e) { return !e.request; }),
+                 entries_.end());
+  if (static_cast<int>(entries_.size()) >= settings_.entries) {
+    auto oldest = std::min_element(entries_.begin(), entries_.end(),
+                                   [](const Entry& x, const Entry& y) { return x.last_used < y.last_used; });
+    free_entry(*oldest);
+    entries_.erase(oldest);
+  }
+  MPIX_Info* info = nullptr;
+  MPIX_Info_init(&info);
+  MPIX_Info_set(info, "mpix_alltoallv_algorithm", "channel");
+  MPIX_Info_set(info, "mpix_buffers_move", "true");
+  Entry entry;
+  entry.pattern = pattern;
+  entry.last_used = now;
+  // Over MPI_BYTE: the request never holds the caller's datatype handles,
+  // which may be freed (and their handles reused) while it lives.
+  const std::vector<int> sc = ExchangePattern::in_bytes(pattern.sendcounts, pattern.send_element),
+                         sd = ExchangePattern::in_bytes(pattern.sdispls, pattern.send_element),
+                         rc_bytes = ExchangePattern::in_bytes(pattern.recvcounts, pattern.recv_element),
+                         rd = ExchangePattern::in_bytes(pattern.rdispls, pattern.recv_element);
+  const int rc = MPIX_Alltoallv_init(pattern.in_place ? MPI_IN_PLACE : sendbuf, sc.data(), sd.data(), MPI_BYTE,
+                                     recvbuf, rc_bytes.data(), rd.data(), MPI_BYTE, xcomm_, info, &entry.request);
+  MPIX_Info_free(&info);
+  if (rc != MPI_SUCCESS) {  // agreed: the same on every rank
+    disabled_ = true;
+    return;
+  }
+  ++counters_.patterns;
+  skip_length_ = 8;
+  entries_.push_back(std::move(entry));
+}
+
+// The next calls, up to a number that doubles each time up to limit, pass
+// straight through.
+void ServedExchanges::back_off(long limit) {
+  skip_until_ = counters_.calls + std::min(skip_length_, limit);
+  skip_length_ = std::min(2 * skip_length_, limit);
+}
+
+int ServedExchanges::local_repeats(std::uint64_t hash) {
+  const int seen = static_cast<int>(std::count(recent_.begin(), recent_.end(), hash));
+  recent_[recent_next_] = hash;
+  recent_next_ = (recent_next_ + 1) % recent_.size();
+  return seen + 1;
+}
+
+void ServedExchanges::free_entry(Entry& e) {
+  if (e.request != nullptr) MPIX_Request_free(&e.request);
+  e.request = nullptr;
+}
+
+}  // namespace mpix::intercept

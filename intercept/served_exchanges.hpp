@@ -1,0 +1,90 @@
+// The drop-in's state of one communicator: the exchanges it serves from
+// persistent requests, and the protocol that decides, identically on every
+// rank, which calls they serve (see served_exchanges.cpp).
+#pragma once
+
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "intercept/exchange_pattern.hpp"
+
+namespace mpix::intercept {
+
+// What the drop-in is told to do; the same on every rank (agreed per call).
+struct InterceptSettings {
+  bool enabled = true;
+  int repeats = 3;          // recent calls with the same pattern before it is served
+  int entries = 4;          // patterns served per communicator
+  long min_bytes = 8192;    // smallest largest-block served
+  std::uint64_t fingerprint() const;
+};
+
+class ServedExchanges {
+ public:
+  static constexpr int max_entries = 16;  // MPIX_INTERCEPT_ENTRIES's upper bound
+
+  ServedExchanges(MPI_Comm comm, const InterceptSettings& settings);
+  ~ServedExchanges();  // frees the requests and the MPIX_Comm: local work only
+  ServedExchanges(const ServedExchanges&) = delete;
+  ServedExchanges& operator=(const ServedExchanges&) = delete;
+
+  // One MPI_Alltoallv call on the communicator: served, or passed to
+  // PMPI_Alltoallv. Returns its MPI error code, raised on the
+  // communicator's error handler as MPI_Alltoallv would.
+  int call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+           const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+
+  // For MPIX_VERBOSE at MPI_Finalize.
+  struct Counters {
+    long calls = 0;
+    long served = 0;
+    long agreements = 0;      // calls that ran the agreement
+    long patterns = 0;        // exchanges admitted
+    long agreement_misses = 0;  // some rank had the pattern, another not
+    double agreement_seconds = 0;
+  };
+  const Counters& counters() const { return counters_; }
+  MPI_Comm comm() const { return comm_; }
+
+ private:
+  struct Entry {
+    ExchangePattern pattern;
+    MPIX_Request* request = nullptr;
+    long last_used = 0;  // call number of its last admission or service
+  };
+  // What every rank contributes to one agreement (MPI_MAX over ranks): the
+  // fields below, then per cache slot whether its pattern is not this
+  // rank's (so after the maximum, 0 means it is every rank's).
+  enum Field { matched_any, unservable, largest_block, minus_repeats, settings, minus_settings, slots };
+  using Agreement = std::array<std::int64_t, slots + max_entries>;
+
+  int pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+  int serve(Entry& entry, const void* sendbuf, void* recvbuf);
+  void admit(const void* sendbuf, void* recvbuf);
+  void back_off(long limit);
+  int local_repeats(std::uint64_t hash);
+  void free_entry(Entry& e);
+
+  MPI_Comm comm_;
+  int size_ = 0;
+  InterceptSettings settings_;
+  ExchangePattern scratch_;  // the current call's, described in place
+  MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made at the first admission (collective, agreed)
+  MPIX_Comm* xcomm_ = nullptr;                   // over it
+  // The cache, in an order every rank shares: admissions and evictions
+  // happen at agreed calls, so slot i is the same exchange on every rank.
+  std::vector<Entry> entries_;
+  bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
+  long skip_until_ = 0;         // agreed: calls before this one pass without agreement
+  long skip_length_ = 8;
+  std::vector<std::uint64_t> recent_;  // this rank's last patterns' hashes (ring)
+  std::size_t recent_next_ = 0;
+  Counters counters_;
+};
+
+}  // namespace mpix::intercept

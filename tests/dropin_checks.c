@@ -1,0 +1,269 @@
+/* An unmodified MPI program (it does not know mpix-rma) for the drop-in:
+ * run under LD_PRELOAD=libmpixrma_intercept.so, it calls MPI_Alltoallv the
+ * ways real codes do and checks every call against PMPI_Alltoallv (MPI's own,
+ * never intercepted) on poisoned receive buffers:
+ *   fixed pattern and buffers; buffers rotating among three; free + malloc
+ *   every call; forward/backward with the roles of the buffers swapped;
+ *   counts changing every few calls; one rank whose arguments change while
+ *   the others' do not; MPI_IN_PLACE; a derived contiguous type and a
+ *   non-contiguous one; a communicator freed and a new one made; two threads
+ *   on two communicators; an exchange too small to serve.
+ * Prints "dropin_checks: ok" on rank 0 when every call delivered MPI's data. */
+#include <mpi.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POISON 0xA5
+#define CALLS 40
+
+static int rank_, size_;
+static long wrong_calls;
+static pthread_mutex_t wrong_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* Bytes a buffer needs for these blocks of this type. */
+static size_t span(const int counts[], const int displs[], MPI_Datatype type, int n) {
+    MPI_Aint lb, extent, true_lb, true_extent;
+    MPI_Type_get_extent(type, &lb, &extent);
+    MPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    size_t end = 0;
+    for (int i = 0; i < n; ++i)
+        if (counts[i] > 0) {
+            size_t e = (size_t)(displs[i] + counts[i] - 1) * extent + true_lb + true_extent;
+            if (e > end) end = e;
+        }
+    return end > 0 ? end : 1;
+}
+
+/* One MPI_Alltoallv call, checked: recvbuf is poisoned first, and must then
+ * hold byte for byte what PMPI_Alltoallv delivers from the same send data. */
+static void checked_call(const char *scenario, int call, const void *sendbuf, const int sc[], const int sd[],
+                         MPI_Datatype st, void *recvbuf, const int rc[], const int rd[], MPI_Datatype rt,
+                         MPI_Comm comm) {
+    int n;
+    MPI_Comm_size(comm, &n);
+    size_t bytes = span(rc, rd, rt, n);
+    unsigned char *expected = malloc(bytes);
+    if (sendbuf == MPI_IN_PLACE) {
+        memcpy(expected, recvbuf, bytes);
+    } else {
+        memset(recvbuf, POISON, bytes);
+        memset(expected, POISON, bytes);
+    }
+    PMPI_Alltoallv(sendbuf, sc, sd, st, expected, rc, rd, rt, comm);
+    if (MPI_Alltoallv(sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm) != MPI_SUCCESS ||
+        memcmp(recvbuf, expected, bytes) != 0) {
+        pthread_mutex_lock(&wrong_mutex);
+        if (wrong_calls++ < 10) fprintf(stderr, "rank %d: %s: call %d delivered wrong data\n", rank_, scenario, call);
+        pthread_mutex_unlock(&wrong_mutex);
+    }
+    free(expected);
+}
+
+/* A pattern of `block` elements from every rank to every rank, with each
+ * block's displacement shifted by one element so that buffers are not
+ * uniform, and send data that changes every call. */
+typedef struct {
+    int *sc, *sd, *rc, *rd;
+    size_t send_elements, recv_elements;
+} Pattern;
+
+static Pattern pattern(int n, int me, int block, int skew) {
+    Pattern p;
+    p.sc = malloc(n * sizeof(int)), p.sd = malloc(n * sizeof(int));
+    p.rc = malloc(n * sizeof(int)), p.rd = malloc(n * sizeof(int));
+    int s = 0, r = 0;
+    for (int i = 0; i < n; ++i) {
+        p.sc[i] = block + skew * ((me + 2 * i) % 3);  /* what I send i */
+        p.rc[i] = block + skew * ((i + 2 * me) % 3);  /* what i sends me */
+        p.sd[i] = s + 1, s += p.sc[i] + 1;
+        p.rd[i] = r + 1, r += p.rc[i] + 1;
+    }
+    p.send_elements = s + 1, p.recv_elements = r + 1;
+    return p;
+}
+
+static void free_pattern(Pattern *p) { free(p->sc), free(p->sd), free(p->rc), free(p->rd); }
+
+static void fill(int *buf, size_t n, int call) {
+    for (size_t i = 0; i < n; ++i) buf[i] = call * 100003 + rank_ * 1009 + (int)i;
+}
+
+static void fixed(MPI_Comm comm, const char *name, int block) {
+    int n, me;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    Pattern p = pattern(n, me, block, 0);
+    int *send = malloc(p.send_elements * sizeof(int)), *recv = malloc(p.recv_elements * sizeof(int));
+    for (int call = 0; call < CALLS; ++call) {
+        fill(send, p.send_elements, call);
+        checked_call(name, call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
+    }
+    free(send), free(recv), free_pattern(&p);
+}
+
+static void rotating(MPI_Comm comm) {
+    Pattern p = pattern(size_, rank_, 700, 64);
+    int *send[3], *recv[3];
+    for (int i = 0; i < 3; ++i)
+        send[i] = malloc(p.send_elements * sizeof(int)), recv[i] = malloc(p.recv_elements * sizeof(int));
+    for (int call = 0; call < CALLS; ++call) {
+        fill(send[call % 3], p.send_elements, call);
+        checked_call("rotating", call, send[call % 3], p.sc, p.sd, MPI_INT, recv[(call + 1) % 3], p.rc, p.rd,
+                     MPI_INT, comm);
+    }
+    for (int i = 0; i < 3; ++i) free(send[i]), free(recv[i]);
+    free_pattern(&p);
+}
+
+static void reallocated(MPI_Comm comm) {
+    Pattern p = pattern(size_, rank_, 900, 16);
+    for (int call = 0; call < CALLS; ++call) {
+        int *send = malloc(p.send_elements * sizeof(int)), *recv = malloc(p.recv_elements * sizeof(int));
+        fill(send, p.send_elements, call);
+        checked_call("free+malloc", call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
+        free(send), free(recv);
+    }
+    free_pattern(&p);
+}
+
+/* Forward A -> B, backward B -> A with the transposed counts, alternating. */
+static void role_swap(MPI_Comm comm) {
+    Pattern f = pattern(size_, rank_, 600, 100);
+    size_t a_elements = f.send_elements > f.recv_elements ? f.send_elements : f.recv_elements;
+    int *a = malloc(a_elements * sizeof(int)), *b = malloc(a_elements * sizeof(int));
+    for (int call = 0; call < CALLS; ++call) {
+        if (call % 2 == 0) {
+            fill(a, f.send_elements, call);
+            checked_call("forward", call, a, f.sc, f.sd, MPI_INT, b, f.rc, f.rd, MPI_INT, comm);
+        } else {
+            fill(b, f.recv_elements, call);
+            checked_call("backward", call, b, f.rc, f.rd, MPI_INT, a, f.sc, f.sd, MPI_INT, comm);
+        }
+    }
+    free(a), free(b), free_pattern(&f);
+}
+
+/* Two patterns, switching every 7 calls. */
+static void changing_counts(MPI_Comm comm) {
+    Pattern p[2] = {pattern(size_, rank_, 500, 0), pattern(size_, rank_, 800, 32)};
+    int *send = malloc(p[1].send_elements * 2 * sizeof(int)), *recv = malloc(p[1].recv_elements * 2 * sizeof(int));
+    for (int call = 0; call < 3 * CALLS; ++call) {
+        Pattern *q = &p[(call / 7) % 2];
+        fill(send, q->send_elements, call);
+        checked_call("changing counts", call, send, q->sc, q->sd, MPI_INT, recv, q->rc, q->rd, MPI_INT,
+                     comm);
+    }
+    free(send), free(recv), free_pattern(&p[0]), free_pattern(&p[1]);
+}
+
+/* After the pattern is served, rank 1 sends rank 0 one block of another size
+ * (and rank 0 expects it): their arguments change, rank 2's do not. */
+static void one_rank_changes(MPI_Comm comm) {
+    Pattern p = pattern(size_, rank_, 600, 0);
+    int *send = malloc((p.send_elements + 64) * sizeof(int)), *recv = malloc((p.recv_elements + 64) * sizeof(int));
+    for (int call = 0; call < 2 * CALLS; ++call) {
+        const int changed = call >= CALLS && call % 3 != 0;
+        int sc0 = p.sc[0], rc1 = p.rc[1];
+        if (changed && rank_ == 1) p.sc[0] += 64;
+        if (changed && rank_ == 0) p.rc[1] += 64;
+        /* Displacements after the changed block move along. */
+        int sd_shift = changed && rank_ == 1 ? 64 : 0, rd_shift = changed && rank_ == 0 ? 64 : 0;
+        for (int i = 1; i < size_; ++i) p.sd[i] += sd_shift;
+        for (int i = 2; i < size_; ++i) p.rd[i] += rd_shift;
+        fill(send, p.send_elements + 64, call);
+        checked_call("one rank changes", call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
+        for (int i = 1; i < size_; ++i) p.sd[i] -= sd_shift;
+        for (int i = 2; i < size_; ++i) p.rd[i] -= rd_shift;
+        p.sc[0] = sc0, p.rc[1] = rc1;
+    }
+    free(send), free(recv), free_pattern(&p);
+}
+
+static void in_place(MPI_Comm comm) {
+    Pattern p = pattern(size_, rank_, 700, 0);  /* symmetric: what I send i is what i sends me */
+    int *buf = malloc(p.recv_elements * sizeof(int));
+    for (int call = 0; call < CALLS; ++call) {
+        fill(buf, p.recv_elements, call);
+        checked_call("in place", call, MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, buf, p.rc, p.rd, MPI_INT,
+                     comm);
+    }
+    free(buf), free_pattern(&p);
+}
+
+static void derived_types(MPI_Comm comm) {
+    MPI_Datatype contiguous, strided;
+    MPI_Type_contiguous(4, MPI_INT, &contiguous);
+    MPI_Type_commit(&contiguous);
+    MPI_Type_vector(3, 1, 2, MPI_INT, &strided);  /* holes: passed to MPI */
+    MPI_Type_commit(&strided);
+    Pattern p = pattern(size_, rank_, 200, 0);
+    int *send = malloc(p.send_elements * 8 * sizeof(int)), *recv = malloc(p.recv_elements * 8 * sizeof(int));
+    for (int call = 0; call < CALLS; ++call) {
+        fill(send, p.send_elements * 8, call);
+        const int holes = call >= 30;  /* served first, then passed to MPI */
+        MPI_Datatype t = holes ? strided : contiguous;
+        checked_call(holes ? "strided type" : "contiguous type", call, send, p.sc, p.sd, t, recv, p.rc, p.rd, t,
+                     comm);
+    }
+    MPI_Type_free(&contiguous), MPI_Type_free(&strided);
+    free(send), free(recv), free_pattern(&p);
+}
+
+/* A communicator used, freed, and a new one (often at the same handle) used
+ * with another pattern. */
+static void freed_communicator(void) {
+    for (int round = 0; round < 3; ++round) {
+        MPI_Comm comm;
+        MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+        fixed(comm, "new communicator", 400 + 100 * round);
+        MPI_Comm_free(&comm);
+    }
+}
+
+static void *thread_body(void *arg) {
+    fixed(*(MPI_Comm *)arg, "thread", 512);
+    return NULL;
+}
+
+static void two_threads(MPI_Comm first, MPI_Comm second) {
+    pthread_t t;
+    pthread_create(&t, NULL, thread_body, &second);
+    thread_body(&first);
+    pthread_join(t, NULL);
+}
+
+/* A communicator of its own for a scenario, named for the drop-in's report
+ * at MPI_Finalize (MPIX_VERBOSE=1): "serve:..." ones must have had calls
+ * served. Kept until MPI_Finalize. */
+static MPI_Comm scenario_comm(const char *name) {
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_name(comm, (char *)name);
+    return comm;
+}
+
+int main(int argc, char **argv) {
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    fixed(scenario_comm("serve:fixed"), "fixed", 1000);
+    fixed(scenario_comm("small"), "small", 2);
+    rotating(scenario_comm("serve:rotating"));
+    reallocated(scenario_comm("serve:free+malloc"));
+    role_swap(scenario_comm("serve:role swap"));
+    changing_counts(scenario_comm("serve:changing counts"));
+    if (size_ >= 3) one_rank_changes(scenario_comm("serve:one rank changes"));
+    in_place(scenario_comm("serve:in place"));
+    derived_types(scenario_comm("serve:derived types"));
+    freed_communicator();
+    if (provided == MPI_THREAD_MULTIPLE) two_threads(scenario_comm("serve:thread 1"), scenario_comm("serve:thread 2"));
+    fixed(MPI_COMM_WORLD, "world", 300);
+    long wrong = wrong_calls;
+    MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (rank_ == 0) printf("dropin_checks: %s (%ld wrong calls)\n", wrong ? "WRONG DATA" : "ok", wrong);
+    MPI_Finalize();
+    return wrong != 0;
+}

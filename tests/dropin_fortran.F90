@@ -1,0 +1,44 @@
+! An unmodified Fortran program looping MPI_Alltoallv, checked; built with
+! `use mpi`, and with `use mpi_f08` when F08 is defined.
+program dropin_fortran
+#ifdef F08
+  use mpi_f08
+#else
+  use mpi
+#endif
+  implicit none
+  integer, parameter :: block = 1000, calls = 40
+  integer :: ierr, rank, nranks, i, call_no, wrong, src, k
+  integer, allocatable :: counts(:), displs(:), sendbuf(:), recvbuf(:)
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
+  allocate(counts(nranks), displs(nranks), sendbuf(block * nranks), recvbuf(block * nranks))
+  do i = 1, nranks
+    counts(i) = block
+    displs(i) = (i - 1) * block
+  end do
+  wrong = 0
+  do call_no = 1, calls
+    do i = 1, block * nranks
+      sendbuf(i) = call_no * 100000 + rank * 1000 + mod(i - 1, block) + ((i - 1) / block) * 7
+    end do
+    recvbuf = -1
+    call MPI_Alltoallv(sendbuf, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
+                       MPI_COMM_WORLD, ierr)
+    do src = 0, nranks - 1
+      do k = 0, block - 1
+        if (recvbuf(src * block + k + 1) /= call_no * 100000 + src * 1000 + k + rank * 7) wrong = wrong + 1
+      end do
+    end do
+  end do
+  call MPI_Allreduce(MPI_IN_PLACE, wrong, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (rank == 0) then
+    if (wrong == 0) then
+      print '(a)', 'dropin_fortran: ok'
+    else
+      print '(a,i0)', 'dropin_fortran: WRONG DATA ', wrong
+    end if
+  end if
+  call MPI_Finalize(ierr)
+end program dropin_fortran
