@@ -19,7 +19,7 @@ struct MPIX_Win : mpix::Resource {
 namespace mpix {
 
 inline MPI_Comm comm_of(const MPIX_Win* win) {
-  return is_live(win) ? win->handle->comm()->global() : MPI_COMM_NULL;
+  return is_live(win) ? win->handle->comm()->user() : MPI_COMM_NULL;
 }
 
 inline WinHandle& handle_of(MPIX_Win* win) { return *live(win, MPI_ERR_WIN, "win", "MPIX_Win").handle; }

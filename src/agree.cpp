@@ -30,7 +30,11 @@ void agree_on_error(MPI_Comm comm, const std::optional<Error>& local) {
     std::memcpy(wire.message, text.data(), std::min(text.size(), sizeof wire.message - 1));
   }
   mpi_check(MPI_Bcast(&wire, static_cast<int>(sizeof wire), MPI_BYTE, first_failing, comm), "MPI_Bcast");
-  throw Error(wire.code, "on rank " + std::to_string(first_failing) + ": " + wire.message);
+  // A message from an agreement nested inside this one names its rank already.
+  const std::string located = std::strncmp(wire.message, "on rank ", 8) == 0
+                                  ? std::string(wire.message)
+                                  : "on rank " + std::to_string(first_failing) + ": " + wire.message;
+  throw Error(wire.code, located);
 }
 
 namespace {

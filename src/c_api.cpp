@@ -27,10 +27,10 @@ using mpix::is_live;
 using mpix::live;
 
 MPI_Comm comm_of(const MPIX_Request* request) {
-  return is_live(request) ? request->request->comm().global() : MPI_COMM_NULL;
+  return is_live(request) ? request->request->comm().user() : MPI_COMM_NULL;
 }
 
-MPI_Comm comm_of(const MPIX_Comm* xcomm) { return is_live(xcomm) ? xcomm->comm->global() : MPI_COMM_NULL; }
+MPI_Comm comm_of(const MPIX_Comm* xcomm) { return is_live(xcomm) ? xcomm->comm->user() : MPI_COMM_NULL; }
 
 mpix::Request& request_of(MPIX_Request* request, const char* argument = "request") {
   return *live(request, MPI_ERR_REQUEST, argument, "MPIX_Request").request;
@@ -87,6 +87,37 @@ int MPIX_Error_class_of(int kind) {
   } catch (const Error&) {
     return MPI_ERR_OTHER;
   }
+}
+
+int MPIX_Get_version(int* major, int* minor, int* patch) {
+  if (major == nullptr || minor == nullptr || patch == nullptr) return MPI_ERR_ARG;
+  *major = MPIX_RMA_VERSION_MAJOR;
+  *minor = MPIX_RMA_VERSION_MINOR;
+  *patch = MPIX_RMA_VERSION_PATCH;
+  return MPI_SUCCESS;
+}
+
+// The MPI whose mpi.h the library was compiled with.
+#if defined(MPICH_VERSION)
+#define MPIX_BUILT_WITH "MPICH " MPICH_VERSION
+#elif defined(OMPI_MAJOR_VERSION)
+#define MPIX_BUILT_WITH "Open MPI " MPIX_STRINGIFY(OMPI_MAJOR_VERSION) "." MPIX_STRINGIFY(OMPI_MINOR_VERSION)
+#define MPIX_STRINGIFY(x) MPIX_STRINGIFY_(x)
+#define MPIX_STRINGIFY_(x) #x
+#else
+#define MPIX_BUILT_WITH "an MPI " MPIX_STRINGIFY(MPI_VERSION) "." MPIX_STRINGIFY(MPI_SUBVERSION) " library"
+#define MPIX_STRINGIFY(x) MPIX_STRINGIFY_(x)
+#define MPIX_STRINGIFY_(x) #x
+#endif
+
+int MPIX_Get_library_version(char* version, int* resultlen) {
+  if (version == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
+  const std::string text = std::string("mpix-rma ") + MPIX_RMA_VERSION_STRING + " (built with " MPIX_BUILT_WITH ")";
+  const std::size_t n = std::min(text.size(), static_cast<std::size_t>(MPIX_MAX_LIBRARY_VERSION_STRING - 1));
+  std::memcpy(version, text.data(), n);
+  version[n] = '\0';
+  *resultlen = static_cast<int>(n);
+  return MPI_SUCCESS;
 }
 
 int MPIX_Error_string(int errorcode, char* string, int* resultlen) {

@@ -4,7 +4,7 @@
 
 namespace mpix {
 
-Comm::Comm(MPI_Comm user, int emulated_node_size) {
+Comm::Comm(MPI_Comm user, int emulated_node_size) : user_(user) {
   if (user == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "comm is MPI_COMM_NULL");
   int inter = 0;
   mpi_check(MPI_Comm_test_inter(user, &inter), "MPI_Comm_test_inter");
@@ -51,8 +51,6 @@ Comm::Comm(MPI_Comm user, int emulated_node_size) {
   if (node_rank_of_[rank_] != my_rank_in_node)
     throw Error(MPI_ERR_INTERN, "node split disagrees with the node communicator's rank order");
 
-  mpi_check(MPI_Comm_split(global(), my_rank_in_node == 0 ? 0 : MPI_UNDEFINED, rank_, leaders_.out()),
-            "MPI_Comm_split");
   mpi_check(MPI_Comm_dup(MPI_COMM_SELF, self_.out()), "MPI_Comm_dup");
   mpi_check(MPI_Comm_set_errhandler(self_.get(), MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
 }

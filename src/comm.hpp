@@ -17,10 +17,11 @@ class Comm {
   // never merges real nodes, so ranks on one emulated node always share memory.
   Comm(MPI_Comm user, int emulated_node_size);
 
+  // The user's communicator (not owned): errors are raised on its error
+  // handler, the one it has when they happen, as MPI raises its own.
+  MPI_Comm user() const { return user_; }
   MPI_Comm global() const { return global_.get(); }
   MPI_Comm node() const { return node_.get(); }
-  // Rank 0 of every node; MPI_COMM_NULL on the other ranks.
-  MPI_Comm leaders() const { return leaders_.get(); }
   // This process alone, errors returned: for local checks through MPI calls
   // that must not abort (is a datatype usable?).
   MPI_Comm self() const { return self_.get(); }
@@ -36,9 +37,9 @@ class Comm {
   bool same_node(int rank) const { return node_of_[rank] == node_id(); }
 
  private:
+  MPI_Comm user_;
   UniqueComm global_;
   UniqueComm node_;
-  UniqueComm leaders_;
   UniqueComm self_;
   int rank_ = 0;
   std::vector<int> node_of_;       // node id of every rank, ids dense in order of first rank

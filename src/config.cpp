@@ -72,11 +72,11 @@ const std::vector<VariableSpec> table = {
      "Emulates nodes of this many consecutive ranks inside each real node, so one machine can "
      "play several nodes; 0 uses the real shared-memory nodes.",
      [](std::string_view v, Config& c) { c.node_size = parse_int(v, 0, INT_MAX); }},
-    {"MPIX_VERBOSE", "int", "0", "0|1|2",
+    {"MPIX_VERBOSE", "int", "0", "0|1|2 (larger: 2)",
      "0 quiet; 1 rank 0 logs each request's algorithm and why: for auto, the agreed pattern summary, "
      "every candidate's predicted T_init, T_iter and break-even, the choice, and each online check "
-     "or switch; 2 also logs node layouts.",
-     [](std::string_view v, Config& c) { c.verbose = parse_int(v, 0, 2); }, Scope::per_rank},
+     "or switch; 2 also logs node layouts. Larger values mean 2.",
+     [](std::string_view v, Config& c) { c.verbose = std::min(parse_int(v, 0, INT_MAX), 2); }, Scope::per_rank},
     {"MPIX_NODE_PATH", "enum", "auto", "auto|shm|cma|mpi",
      "How MPIX windows reach targets on the same node. auto: load/store for library memory "
      "(MPIX_Win_allocate; MPIX_Alloc_mem memory under a created or memory-handle window), CMA (process_vm_writev) for "

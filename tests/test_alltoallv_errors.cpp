@@ -176,3 +176,40 @@ TEST_F(AlltoallvErrors, RefusalOnOneRankFollowsTheFallbackPolicyOnEveryRank) {
   }
   MPI_Type_free(&spaced);
 }
+
+namespace {
+int handler_calls = 0;
+void count_error(MPI_Comm*, int*, ...) { ++handler_calls; }
+}  // namespace
+
+// Errors are raised on the user's communicator with the handler it has when
+// they happen (set after MPIX_Comm_init here), as MPI raises its own; the
+// message names the argument once, with its rank once.
+TEST_F(MpiTest, ErrorsGoToTheUsersCommunicatorsCurrentHandler) {
+  MPI_Comm user = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &user);
+  MPIX_Comm* comm = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&comm, user), MPI_SUCCESS);
+  MPI_Errhandler counting = MPI_ERRHANDLER_NULL;
+  MPI_Comm_create_errhandler(count_error, &counting);
+  MPI_Comm_set_errhandler(user, counting);
+  handler_calls = 0;
+  const int n = world_size();
+  std::vector<int> counts(n, 1), displs(n), send(n), recv(n);
+  for (int i = 0; i < n; ++i) displs[i] = i;
+  if (world_rank() == n - 1) counts[0] = -1;
+  MPIX_Request* request = nullptr;
+  const int rc = MPIX_Alltoallv_init(send.data(), counts.data(), displs.data(), MPI_INT, recv.data(), counts.data(),
+                                     displs.data(), MPI_INT, comm, nullptr, &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_COUNT);
+  EXPECT_EQ(handler_calls, 1) << "the user's handler, set after MPIX_Comm_init, sees the error once";
+  const std::string message = error_message(rc);
+  const std::string located = "on rank " + std::to_string(n - 1) + ": ";
+  const std::size_t first = message.find(located);
+  EXPECT_NE(first, std::string::npos) << message;
+  EXPECT_EQ(message.find(located, first + 1), std::string::npos) << "rank named twice: " << message;
+  MPI_Comm_set_errhandler(user, MPI_ERRORS_RETURN);
+  MPI_Errhandler_free(&counting);
+  EXPECT_EQ(MPIX_Comm_free(&comm), MPI_SUCCESS);
+  MPI_Comm_free(&user);
+}

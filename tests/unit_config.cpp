@@ -68,6 +68,11 @@ TEST(Config, ValidValuesAreParsed) {
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
 
+TEST(Config, VerbosityAboveTheLastLevelMeansTheLastLevel) {
+  EXPECT_EQ(Configuration::parse({{"MPIX_VERBOSE", "3"}}).values().verbose, 2);
+  EXPECT_EQ(Configuration::parse({{"MPIX_VERBOSE", "100"}}).values().verbose, 2);
+}
+
 TEST(Config, EachFallbackPolicy) {
   EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "silent"}}).values().fallback, mpix::FallbackPolicy::silent);
   EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "warn"}}).values().fallback, mpix::FallbackPolicy::warn);
@@ -101,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"MPIX_NODE_SIZE", "2x", "positive integer"},
                       BadValue{"MPIX_NODE_SIZE", "", "positive integer"},
                       BadValue{"MPIX_NODE_SIZE", "99999999999", "positive integer"},
-                      BadValue{"MPIX_VERBOSE", "3", "0|1|2"},
+                      BadValue{"MPIX_VERBOSE", "-1", "0|1|2"},
                       BadValue{"MPIX_FALLBACK", "loud", "error|warn|silent"},
                       BadValue{"MPIX_FALLBACK", "ERROR", "error|warn|silent"},
                       BadValue{"MPIX_CHANNEL_CHUNK_BYTES", "8", "64..16777216"},

@@ -15,10 +15,13 @@
 
 namespace {
 
-void print_layout(const mpix::Comm& comm) {
+void print_layout(const mpix::Comm& comm, int emulated_node_size) {
   std::vector<int> node_of(comm.size());
   for (int r = 0; r < comm.size(); ++r) node_of[r] = comm.node_of(r);
-  std::printf("Node layout: %d rank(s) on %d node(s)\n", comm.size(), comm.num_nodes());
+  std::printf("Node layout: %d rank(s) on %d node(s)", comm.size(), comm.num_nodes());
+  if (emulated_node_size > 0)
+    std::printf(" (emulated: MPIX_NODE_SIZE=%d cuts the real nodes into nodes of that many ranks)", emulated_node_size);
+  std::printf("\n");
   for (int node = 0; node < comm.num_nodes(); ++node) {
     std::printf("  node %d:", node);
     for (int r = 0; r < comm.size(); ++r) {
@@ -29,10 +32,11 @@ void print_layout(const mpix::Comm& comm) {
 }
 
 void print_variables(const mpix::Configuration& configuration) {
-  std::printf("\nEnvironment variables:\n");
+  std::printf("\nEnvironment variables (* = set):\n");
   for (const mpix::VariableSetting& s : configuration.settings()) {
-    std::printf("  %s = '%s'%s\n      type %s, default '%s', accepted: %s; %s\n      %s\n", s.spec->name,
-                s.value.c_str(), s.from_environment ? " (from environment)" : "", s.spec->type,
+    std::printf("  %s%s = '%s'%s\n      type %s, default '%s', accepted: %s; %s\n      %s\n",
+                s.from_environment ? "* " : "", s.spec->name, s.value.c_str(),
+                s.from_environment ? " (set in the environment)" : "", s.spec->type,
                 s.spec->default_value, s.spec->accepted,
                 s.spec->scope == mpix::Scope::per_rank ? "may differ per rank"
                                                        : "the same on every rank (MPIX_Comm_init checks)",
@@ -50,8 +54,9 @@ void print_algorithms() {
 
 // The selector's parameters: where they come from (MPIX_TUNING_FILE or the
 // built-in measurements), or why they cannot be used.
-void print_tuning() {
-  std::printf("\nSelector (auto) parameters:\n");
+void print_tuning(const mpix::Config& config) {
+  std::printf("\nSelector (auto) parameters: %s\n",
+              config.tuning_file.empty() ? "built-in" : ("MPIX_TUNING_FILE " + config.tuning_file).c_str());
   try {
     const mpix::TuningParameters& t = mpix::tuning_parameters();
     std::printf("  %s\n  calibrated at %d ranks, timed as the %s loop; algorithms with parameters:", t.source.c_str(),
@@ -63,9 +68,55 @@ void print_tuning() {
   }
 }
 
+const char* const usage =
+    "usage: mpix_info [--help | --version | --parsable]\n"
+    "  Shows this mpix-rma build: version, MPI library, node hardware, the node layout of\n"
+    "  MPI_COMM_WORLD (run it under mpiexec to see several ranks), every MPIX_* variable with\n"
+    "  its value and whether it was set, the Alltoallv algorithms and the selector's parameters.\n"
+    "  --version   the library's version and the MPI it was built with\n"
+    "  --parsable  the same facts as key=value lines, for scripts\n";
+
+void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const std::string& mpi) {
+  const mpix::Config& config = library.config();
+  std::printf("version=%s\nmpi_library=%s\n", MPIX_RMA_VERSION_STRING, mpi.c_str());
+  std::printf("layout.ranks=%d\nlayout.nodes=%d\nlayout.emulated=%d\n", comm.size(), comm.num_nodes(),
+              config.node_size > 0 ? 1 : 0);
+  for (const mpix::VariableSetting& v : library.configuration().settings())
+    std::printf("variable.%s=%s\nvariable.%s.set=%d\n", v.spec->name, v.value.c_str(), v.spec->name,
+                v.from_environment ? 1 : 0);
+  for (const mpix::AlltoallvAlgorithm* a : mpix::alltoallv_algorithms()) std::printf("algorithm=%s\n", a->name);
+  std::printf("tuning.file=%s\n", config.tuning_file.empty() ? "built-in" : config.tuning_file.c_str());
+  try {
+    std::printf("tuning.source=%s\n", mpix::tuning_parameters().source.c_str());
+  } catch (const mpix::Error& e) {
+    std::printf("tuning.unusable=%s\n", e.what());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  enum class Mode { human, parsable } mode = Mode::human;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::printf("%s", usage);
+      return 0;
+    }
+    if (arg == "--version") {
+      char version[MPIX_MAX_LIBRARY_VERSION_STRING];
+      int len = 0;
+      MPIX_Get_library_version(version, &len);
+      std::printf("%s\n", version);
+      return 0;
+    }
+    if (arg == "--parsable") {
+      mode = Mode::parsable;
+      continue;
+    }
+    std::fprintf(stderr, "mpix_info: unknown option '%s'\n%s", arg.c_str(), usage);
+    return 2;
+  }
   MPI_Init(&argc, &argv);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
@@ -86,13 +137,18 @@ int main(int argc, char** argv) {
     int len = 0;
     MPI_Get_library_version(version, &len);
     const std::string text(version, len);
-    std::printf("mpix-rma %s\nMPI library: %s\n", MPIX_RMA_VERSION_STRING, text.substr(0, text.find('\n')).c_str());
+    const std::string mpi = text.substr(0, text.find('\n'));
     mpix::Library& library = mpix::Library::get();
-    std::printf("Node hardware (hwloc): %s\n", library.topology().summary().c_str());
-    print_layout(*xcomm->comm);
-    print_variables(library.configuration());
-    print_algorithms();
-    print_tuning();
+    if (mode == Mode::parsable) {
+      print_parsable(*xcomm->comm, library, mpi);
+    } else {
+      std::printf("mpix-rma %s\nMPI library: %s\n", MPIX_RMA_VERSION_STRING, mpi.c_str());
+      std::printf("Node hardware (hwloc): %s\n", library.topology().summary().c_str());
+      print_layout(*xcomm->comm, library.config().node_size);
+      print_variables(library.configuration());
+      print_algorithms();
+      print_tuning(library.config());
+    }
   }
   MPIX_Comm_free(&xcomm);
   MPI_Finalize();

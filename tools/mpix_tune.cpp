@@ -24,6 +24,7 @@
 #include <mpix/mpix.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <string>
@@ -50,27 +51,47 @@ struct Options {
   Loop loop = Loop::application;  // what the selector will serve: the application loop
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "mpix_tune: %s\n"
-               "usage: mpiexec -n P mpix_tune [--output FILE] [--sizes B,B,...] [--repeats R] [--source TEXT]\n"
-               "                             [--loop application|exchange]\n",
-               why);
-  MPI_Abort(MPI_COMM_WORLD, 2);
-  std::exit(2);
+const char* const usage_text =
+    "usage: mpiexec -n P mpix_tune [--output FILE] [--sizes B,B,...] [--repeats R] [--source TEXT]\n"
+    "                             [--loop application|exchange] [--help]\n"
+    "  Measures the selector's parameters on the ranks it runs on (one node, or several with\n"
+    "  MPIX_NODE_SIZE=1) and writes them as a tuning file for MPIX_TUNING_FILE.\n";
+
+// Every rank parses the same command line, so every rank ends here alike:
+// the job finishes normally (no MPI_Abort), rank 0 says why.
+[[noreturn]] void finish(int code, const std::string& why) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    if (code == 0)
+      std::printf("%s", usage_text);
+    else
+      std::fprintf(stderr, "mpix_tune: %s\n%s", why.c_str(), usage_text);
+  }
+  MPI_Finalize();
+  std::exit(code);
+}
+[[noreturn]] void usage(const std::string& why) { finish(2, why); }
+
+long parse_number(const std::string& option, const std::string& value) {
+  char* end = nullptr;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0') usage(option + " expects integers, got '" + value + "'");
+  return n;
 }
 
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
+    if (arg == "--help" || arg == "-h") finish(0, "");
+    if (i + 1 >= argc) usage("missing value after " + arg);
     const std::string value = argv[++i];
     if (arg == "--output") {
       o.output = value;
     } else if (arg == "--sizes") {
       o.sizes.clear();
-      for (const std::string& size : split_list(value)) o.sizes.push_back(std::stol(size));
+      for (const std::string& size : split_list(value)) o.sizes.push_back(parse_number("--sizes", size));
     } else if (arg == "--source") {
       o.source = value;
     } else if (arg == "--loop") {
@@ -80,9 +101,9 @@ Options parse(int argc, char** argv) {
         usage(e.what());
       }
     } else if (arg == "--repeats") {
-      o.repeats = std::stoi(value);
+      o.repeats = static_cast<int>(parse_number("--repeats", value));
     } else {
-      usage(("unknown option " + arg).c_str());
+      usage("unknown option " + arg);
     }
   }
   if (o.repeats < 1) usage("--repeats must be at least 1");
@@ -219,6 +240,17 @@ int main(int argc, char** argv) {
     const mpix::Comm topology(MPI_COMM_WORLD, mpix::Library::get().config().node_size);
     const Layout layout = layout_of(topology);
     if (layout.size < 2) usage("needs at least 2 ranks");
+    // An output it cannot write is found before the measuring, not after.
+    int writable = 1;
+    if (layout.rank == 0) writable = static_cast<bool>(std::ofstream(options.output, std::ios::app));
+    MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!writable) usage("cannot write --output " + options.output);
+    const auto progress = [&](const char* what) {
+      if (layout.rank == 0) {
+        std::printf("mpix_tune: measuring %s\n", what);
+        std::fflush(stdout);
+      }
+    };
     mpix::TuningParameters parameters = mpix::tuning_parameters();
     MPIX_Comm* comm = nullptr;
     MPIX_Comm_init(&comm, MPI_COMM_WORLD);
@@ -227,7 +259,9 @@ int main(int argc, char** argv) {
       if (std::string(row->name) != mpix::default_alltoallv_algorithm) names.emplace_back(row->name);
     Tuner tuner(options, layout, comm, names);
 
+    progress("init and re-init costs");
     std::vector<mpix::FixedCosts> fixed = tuner.init_costs();
+    progress("synchronization cost");
     const std::vector<double> sync = tuner.iteration_us(0, true);
     std::vector<const mpix::MessageCurve*> node;
     for (std::size_t a = 0; a < names.size(); ++a) {
@@ -237,13 +271,16 @@ int main(int argc, char** argv) {
       node.push_back(&p.node);
     }
     if (layout.multi_node) {
+      progress("per-message curves across nodes");
       const auto measured = tuner.curves(true, sync, node);
       for (std::size_t a = 0; a < names.size(); ++a) {
         parameters.algorithms[names[a]].net = measured.peer[a];
         parameters.algorithms[names[a]].multi_node_self = measured.self[a];
       }
     } else {
+      progress("per-message curves into MPIX_Alloc_mem memory");
       const auto shared = tuner.curves(true, sync, node);
+      progress("per-message curves into user memory");
       const auto user = tuner.curves(false, sync, node);
       for (std::size_t a = 0; a < names.size(); ++a) {
         mpix::AlgorithmParameters& p = parameters.algorithms[names[a]];

@@ -27,8 +27,18 @@ typedef struct MPIX_Win MPIX_Win;
 
 #define MPIX_MAX_OBJECT_NAME 64
 #define MPIX_MAX_ERROR_STRING 1024
+#define MPIX_MAX_LIBRARY_VERSION_STRING 256
 
-/* Library error classes (registered with MPI_Add_error_class on first use). */
+/* The version of the library running (which may be newer than the
+ * MPIX_RMA_VERSION_* this program was compiled with), and a line naming it
+ * and the MPI it was built with. Local; callable before MPI_Init. */
+int MPIX_Get_version(int *major, int *minor, int *patch);
+int MPIX_Get_library_version(char version[MPIX_MAX_LIBRARY_VERSION_STRING], int *resultlen);
+
+/* Library error classes, registered with MPI_Add_error_class on first use:
+ * run-time values, as every class added that way is (so not usable as a
+ * `case` label). Test a code with
+ *   int cls; MPI_Error_class(code, &cls); if (cls == MPIX_ERR_CONFIG) ... */
 enum MPIX_Error_kind {
     MPIX_ERRKIND_CONFIG = 0,    /* invalid MPIX_* environment variable */
     MPIX_ERRKIND_ALGORITHM = 1, /* unknown or unsupported algorithm, MPIX_FALLBACK=error */

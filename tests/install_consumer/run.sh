@@ -1,23 +1,34 @@
 #!/usr/bin/env bash
-# Installs the build tree into a staging prefix, then builds and runs the
-# consumer through find_package(mpixrma) and through pkg-config.
+# Installs the build tree into a prefix outside it, then builds and runs a
+# C project and a C++-only project against the installed package, each
+# through find_package(mpixrma) and through pkg-config (whose mpixrma.pc
+# requires the MPI it was built with), and runs the installed mpix_info
+# without LD_LIBRARY_PATH.
 set -euo pipefail
 build=$1
-work=$2
 here=$(cd "$(dirname "$0")" && pwd)
-rm -rf "$work"
-mkdir -p "$work"
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
+work=$(mktemp -d "${TMPDIR:-/tmp}/mpixrma-consumer.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
 flags=${SANITIZE_FLAGS:-}
-cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_C_FLAGS="$flags" \
-  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
-cmake --build "$work/cmake" >/dev/null
-LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${MPIEXEC:-mpiexec}" -n 2 "$work/cmake/consumer"
-LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${MPIEXEC:-mpiexec}" -n 2 "$work/cmake/consumer_cpp"
+mpiexec=${MPIEXEC:-mpiexec}
 
-pc_dir=$(find "$work/prefix" -name mpixrma.pc -printf '%h\n')
-sed -i "s|^prefix=.*|prefix=$work/prefix|" "$pc_dir/mpixrma.pc"
+"$mpiexec" -n 1 "$prefix/bin/mpix_info" --version
+
+for lang in c cxx; do
+  cmake -S "$here/$lang" -B "$work/cmake-$lang" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="$flags" \
+    -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
+  cmake --build "$work/cmake-$lang" >/dev/null
+  "$mpiexec" -n 2 "$work/cmake-$lang/consumer"
+done
+
+pc_dir=$(find "$prefix" -name mpixrma.pc -printf '%h\n')
 pc_flags=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs mpixrma)
 # shellcheck disable=SC2086
-"${MPICC:-mpicc}" $flags "$here/consumer.c" $pc_flags -o "$work/consumer_pc"
-LD_LIBRARY_PATH="$work/prefix/lib:${LD_LIBRARY_PATH:-}" "${MPIEXEC:-mpiexec}" -n 2 "$work/consumer_pc"
+cc $flags "$here/c/consumer.c" $pc_flags -o "$work/consumer_pc_c"
+# shellcheck disable=SC2086
+c++ -std=c++17 $flags "$here/cxx/consumer.cpp" $pc_flags -o "$work/consumer_pc_cxx"
+for program in consumer_pc_c consumer_pc_cxx; do
+  LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}" "$mpiexec" -n 2 "$work/$program"
+done

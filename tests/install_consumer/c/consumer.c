@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
     }
     MPIX_Request_free(&request);
     MPIX_Comm_free(&xcomm);
-    if (rank == 0) printf("consumer: %s\n", errors ? "WRONG DATA" : "ok");
+    if (rank == 0) printf("consumer (C): %s\n", errors ? "WRONG DATA" : "ok");
     free(counts); free(displs); free(send); free(recv);
     MPI_Finalize();
     return errors != 0;

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
         errors += recv[i] != std::complex<double>(1000.0 * it + 10 * (i / 2) + rank, static_cast<double>(i % 2));
     }
   }  // the request, then the communicator, freed here on every rank
-  if (rank == 0) std::printf("consumer_cpp: %s\n", errors ? "WRONG DATA" : "ok");
+  if (rank == 0) std::printf("consumer (C++): %s\n", errors ? "WRONG DATA" : "ok");
   MPI_Finalize();
   return errors != 0;
 }
