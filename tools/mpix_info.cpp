@@ -10,7 +10,7 @@
 #include "collectives/registry.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "src/config.hpp"
-#include "src/handles.hpp"
+#include "capi/handles.hpp"
 #include "src/library.hpp"
 
 namespace {

@@ -3,9 +3,9 @@
 
 #include <cstring>
 
-#include "rma/c_api_win.hpp"
+#include "capi/win_api.hpp"
 #include "rma/memhandle.hpp"
-#include "src/handles.hpp"
+#include "capi/handles.hpp"
 
 using mpix::guarded;
 using mpix::require;

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "rma/win_handle.hpp"
-#include "src/c_api_guard.hpp"
+#include "capi/guard.hpp"
 #include "src/library.hpp"
 
 struct MPIX_Win : mpix::Resource {

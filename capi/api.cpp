@@ -12,8 +12,8 @@
 #include "collectives/alltoallv_init.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "src/agree.hpp"
-#include "src/c_api_guard.hpp"
-#include "src/handles.hpp"
+#include "capi/guard.hpp"
+#include "capi/handles.hpp"
 
 using mpix::Error;
 using mpix::Library;
@@ -203,6 +203,20 @@ int MPIX_Info_free(MPIX_Info** info) {
     if (*info == nullptr) return;
     require(Library::get().release(*info), MPI_ERR_INFO, "info is not a live MPIX_Info (already freed?)");
     *info = nullptr;
+  });
+}
+
+int MPIX_Info_get(const MPIX_Info* info, const char* key, int valuelen, char* value, int* flag) {
+  return guarded(__func__, MPI_COMM_NULL, [&] {
+    mpix::live(info, MPI_ERR_INFO, "info", "MPIX_Info");
+    require(key != nullptr && flag != nullptr && (valuelen <= 0 || value != nullptr), MPI_ERR_ARG,
+            "key, value or flag is NULL");
+    auto v = info->info.get(key);
+    *flag = v.has_value();
+    if (!v || valuelen <= 0) return;
+    const std::size_t n = std::min(v->size(), static_cast<std::size_t>(valuelen));
+    std::memcpy(value, v->data(), n);
+    value[n] = '\0';
   });
 }
 

@@ -3,10 +3,10 @@
 
 #include <cstring>
 
-#include "rma/c_api_win.hpp"
+#include "capi/win_api.hpp"
 #include "src/agree.hpp"
-#include "src/c_api_guard.hpp"
-#include "src/handles.hpp"
+#include "capi/guard.hpp"
+#include "capi/handles.hpp"
 
 using mpix::Error;
 using mpix::guarded;
@@ -60,20 +60,6 @@ int request_call(const char* function, MPIX_Win* win, MPIX_Request** request, Ca
 }  // namespace
 
 extern "C" {
-
-int MPIX_Info_get(const MPIX_Info* info, const char* key, int valuelen, char* value, int* flag) {
-  return guarded(__func__, MPI_COMM_NULL, [&] {
-    mpix::live(info, MPI_ERR_INFO, "info", "MPIX_Info");
-    require(key != nullptr && flag != nullptr && (valuelen <= 0 || value != nullptr), MPI_ERR_ARG,
-            "key, value or flag is NULL");
-    auto v = info->info.get(key);
-    *flag = v.has_value();
-    if (!v || valuelen <= 0) return;
-    const std::size_t n = std::min(v->size(), static_cast<std::size_t>(valuelen));
-    std::memcpy(value, v->data(), n);
-    value[n] = '\0';
-  });
-}
 
 int MPIX_Win_create(void* base, MPI_Aint size, int disp_unit, MPIX_Info* info, MPIX_Comm* xcomm, MPIX_Win** win) {
   return create_window(__func__, xcomm, info, win, [&](int slots, const mpix::Config& config) {
