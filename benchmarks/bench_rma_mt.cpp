@@ -317,11 +317,7 @@ void ifence(bench::Csv& csv, MPIX_Comm* comm) {
   }
   bench::check(MPIX_Win_fence(MPI_MODE_NOSUCCEED, w.win), "fence");
   // Only the punctual rank's times say anything: the CSV is rank 0's.
-  auto summary = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return bench::Timing{v[v.size() / 2], v.front(), v.back()};
-  };
-  const bench::Timing call = summary(calls), completion = summary(completions);
+  const bench::Timing call = bench::summarize(calls), completion = bench::summarize(completions);
   const bool waited = bench::all_valid(me != 0 || completion.min >= 0.9 * late_us);
   csv.row("rma_mt", "ifence_late_peer", "mpix_created", "fence", "call", 1, 0, "us", call, waited);
   csv.row("rma_mt", "ifence_late_peer", "mpix_created", "fence", "completion", 1, 0, "us", completion, waited);

@@ -1,9 +1,12 @@
-// What the RMA benchmarks share: timing (warm-up, barrier, max over ranks,
-// median of repeats), CSV rows, and a plain MPI window as the competitor.
+// What the RMA benchmarks share, on top of the timing harness: a measured
+// loop (warm-up, barrier, max over ranks, median of repeats), their CSV
+// rows, and the checks.
 #pragma once
 
 #include <mpi.h>
 #include <mpix/mpix.h>
+
+#include "tools/timing.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,9 +17,7 @@
 
 namespace bench {
 
-struct Timing {
-  double median, min, max;  // microseconds per iteration, max over ranks
-};
+using Timing = mpix_timing::Spread;  // microseconds per iteration, max over ranks
 
 // Runs body(iterations) `repeats` times after one warm-up, each between
 // barriers; body does `iterations` iterations of the measured loop.
@@ -27,13 +28,14 @@ inline Timing measure(int repeats, int iterations, const std::function<void(int)
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
     body(iterations);
-    double mine = (MPI_Wtime() - t0) / iterations * 1e6, worst = 0;
-    MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    per_iteration.push_back(worst);
+    per_iteration.push_back(mpix_timing::max_over_ranks((MPI_Wtime() - t0) / iterations * 1e6));
   }
-  std::sort(per_iteration.begin(), per_iteration.end());
-  return {per_iteration[per_iteration.size() / 2], per_iteration.front(), per_iteration.back()};
+  return mpix_timing::spread(per_iteration);
 }
+
+// The spread of samples taken one measure() at a time (competitors
+// interleaved by the caller).
+inline Timing summarize(const std::vector<double>& samples) { return mpix_timing::spread(samples); }
 
 // Runs work(k) on `threads` threads (k = 0..threads-1) and returns when all end.
 inline void on_threads(int threads, const std::function<void(int)>& work) {
@@ -50,13 +52,8 @@ class Csv {
   explicit Csv(const std::string& path) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank != 0) return;
-    file_ = std::fopen(path.c_str(), "w");
-    if (file_ == nullptr) {
-      std::fprintf(stderr, "cannot write %s\n", path.c_str());
-      MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    std::fprintf(file_, "suite,case,window,sync,op,threads,bytes,metric,median,min,max,valid\n");
+    file_ = mpix_timing::open_csv(rank, path,
+                                  "suite,case,window,sync,op,threads,bytes,metric,median,min,max,valid");
   }
   ~Csv() {
     if (file_ != nullptr) std::fclose(file_);

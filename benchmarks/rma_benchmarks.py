@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""RMA layer benchmarks driver: runs bench_memhandle (quo-vadis Fig. 12) and
-bench_rma_mt (RMA-MT) on 2 ranks in one go, then prints every row, the
+"""RMA layer benchmarks driver: runs bench_memhandle (quo-vadis Fig. 12),
+bench_rma_mt (RMA-MT) and bench_handles (per-call cost with many live
+handles) on 2 ranks in one go, then prints every row, the
 ratios the RMA layer is judged by (each taken from this one run), and writes
 rma.csv, memhandle.png and rma_mt.png."""
 import argparse
@@ -82,6 +83,11 @@ def criteria(rows):
     out.append(("MPI path only (MPIX_NODE_SIZE=1): thread-scope MPIX / plain MPI window (created)",
                 pick(rows, window="mpix_thread_scope_created", **scope)
                 / pick(rows, window="mpi_window_created", **scope), float("inf")))
+    for alive in (1000, 10000):
+        for op in ("rput_wait_free", "test"):
+            out.append((f"{op} per call, {alive} handles alive / none alive",
+                        pick(rows, suite="handles", case=f"alive_{alive}", op=op)
+                        / pick(rows, suite="handles", case="alive_0", op=op), 1.15))
     out.append(("ifence call time with a peer 50 ms late [us]",
                 pick(rows, case="ifence_late_peer", op="call"), 1000.0))
     return out
@@ -147,6 +153,7 @@ def main():
     print(environment_header())
     rows = run(args, "bench_memhandle", [str(args.repeats)])
     rows += run(args, "bench_rma_mt", ["all", str(args.repeats)])
+    rows += run(args, "bench_handles", [str(args.repeats), "100000"])
     # Thread scope where every target is "off-node": MPICH's single VCI and
     # global critical section cap what a window pool can gain there.
     rows += run(args, "bench_rma_mt", ["scope", str(args.repeats)], {"MPIX_NODE_SIZE": "1"}, "_mpi_path")

@@ -79,6 +79,16 @@ void log_layout(const mpix::Comm& comm) {
 
 }  // namespace
 
+namespace mpix {
+
+MPIX_Comm* comm_init(MPI_Comm comm, const Config& config) {
+  auto made = std::make_unique<MPIX_Comm>(std::make_shared<const Comm>(comm, config));
+  if (made->comm->rank() == 0 && config.verbose >= 2) log_layout(*made->comm);
+  return Library::get().adopt(std::move(made));
+}
+
+}  // namespace mpix
+
 extern "C" {
 
 int MPIX_Error_class_of(int kind) {
@@ -142,19 +152,16 @@ int MPIX_Comm_init(MPIX_Comm** xcomm, MPI_Comm comm) {
     require(xcomm != nullptr, MPI_ERR_ARG, "xcomm is NULL");
     require(comm != MPI_COMM_NULL, MPI_ERR_COMM, "comm is MPI_COMM_NULL");
     Library& library = Library::get();
-    int node_size = 0;
+    mpix::Config config;
     // A bad MPIX_* value is the same error on every rank, so none proceeds.
-    mpix::agreed(comm, [&] { node_size = library.config().node_size; });
+    mpix::agreed(comm, [&] { config = library.config(); });
     // So is a value that differs between ranks where it changes what they
     // do together (an MPMD launch, a per-rank wrapper script): the node
-    // split below would otherwise hang.
+    // split would otherwise hang.
     mpix::agree_on_values(comm, settings_every_rank_shares(library), mpix::error_class(MPIX_ERRKIND_CONFIG));
-    auto made = std::make_unique<MPIX_Comm>(std::make_shared<const mpix::Comm>(comm, node_size));
-    if (made->comm->rank() == 0) {
-      library.warn_unknown_variables();
-      if (library.config().verbose >= 2) log_layout(*made->comm);
-    }
-    *xcomm = library.adopt(std::move(made));
+    MPIX_Comm* made = mpix::comm_init(comm, config);
+    if (made->comm->rank() == 0) library.warn_unknown_variables();
+    *xcomm = made;
   });
 }
 

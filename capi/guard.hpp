@@ -52,7 +52,8 @@ inline void require(bool ok, int code, const std::string& message) {
 }
 // Whether h is a handle the library handed out and has not freed: only such
 // a handle may be dereferenced, even to find its communicator.
-inline bool is_live(const Resource* h) {
+template <class Handle>
+bool is_live(const Handle* h) {
   Library* library = Library::alive();  // null before first use and after MPI_Finalize: no live handle
   return h != nullptr && library != nullptr && library->owns(h);
 }

@@ -25,6 +25,13 @@ struct MPIX_Comm : mpix::Resource {
   std::shared_ptr<mpix::ChannelPool> channels = std::make_shared<mpix::ChannelPool>();
 };
 
+namespace mpix {
+// What MPIX_Comm_init returns, built under config, which every rank passes
+// alike: the C API takes it from the environment (agreed), tests and tools
+// build one in code. Collective over comm.
+MPIX_Comm* comm_init(MPI_Comm comm, const Config& config);
+}  // namespace mpix
+
 struct MPIX_Info : mpix::Resource {
   mpix::Info info;
 };

@@ -25,7 +25,7 @@ int create_window(const char* function, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_
   return guarded(function, mpix::is_live(xcomm) ? xcomm->comm->global() : MPI_COMM_NULL, [&] {
     mpix::live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
     if (info != nullptr) mpix::live(info, MPI_ERR_INFO, "info", "MPIX_Info");
-    const mpix::Config& config = Library::get().config();
+    const mpix::Config& config = xcomm->comm->config();
     mpix::WinSettings settings;
     mpix::agreed(xcomm->comm->global(), [&] {
       require(win != nullptr, MPI_ERR_ARG, "win is NULL");

@@ -61,7 +61,7 @@ Choice choose_algorithm(const AlltoallvArgs& args, const std::string& name, Choi
 std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
                                         std::shared_ptr<WindowPool> windows, std::shared_ptr<ChannelPool> channels,
                                         const Info* info) {
-  const Config& config = Library::get().config();
+  const Config& config = comm->config();
   std::string name;
   const Choice requested = requested_algorithm(info, config, name);
   AlltoallvUserArgs asked = user;

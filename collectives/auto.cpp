@@ -36,8 +36,8 @@ class AdaptiveAlltoallv final : public PersistentOperation {
   explicit AdaptiveAlltoallv(const AlltoallvArgs& args)
       : args_(args),
         rows_(candidate_rows()),
-        verbose_(args.comm->rank() == 0 && Library::get().config().verbose >= 1) {
-    const Config& config = Library::get().config();
+        verbose_(args.comm->rank() == 0 && args.comm->config().verbose >= 1) {
+    const Config& config = args_.comm->config();
     inputs_ = agree_selection_inputs(args_, config, rows_);
     try {
       selection_ = select_algorithm(inputs_, tuning_parameters());

@@ -49,7 +49,7 @@ class ChannelAlltoallv final : public PersistentOperation {
       send = in_place_copy_.data();
     }
     char* recv = static_cast<char*>(args_.recvbuf);
-    const ChannelSettings settings = ChannelSettings::of(Library::get().config());
+    const ChannelSettings settings = ChannelSettings::of(comm.config());
     bool mapped_send = false;  // node peers reach my send blocks by load/store
     if (comm.node_size() > 1) {
       std::size_t largest = 0;  // of the blocks node peers send this rank
@@ -91,11 +91,11 @@ class ChannelAlltoallv final : public PersistentOperation {
           net_peers_.push_back({source, false});
       }
     }
-    init_net(send, recv);
+    net_sets_.push_back(make_net(send, recv));
   }
 
   ~ChannelAlltoallv() override {
-    free_net();
+    for (NetRequests& set : net_sets_) free_net(set.requests);
     if (channel_.channel) pool_->give_back(std::move(channel_));
   }
 
@@ -114,16 +114,14 @@ class ChannelAlltoallv final : public PersistentOperation {
     for (NodeChannel::Incoming& m : incoming_) m.data += recv_shift;
     self_from_ += send_shift;
     self_to_ += recv_shift;
-    if (!net_peers_.empty()) {
-      free_net();
-      init_net(new_send, new_recv);
-    }
+    if (!net_peers_.empty()) use_net(new_send, new_recv);
   }
 
   void start() override {
     if (!in_place_copy_.empty()) std::memcpy(in_place_copy_.data(), args_.recvbuf, in_place_copy_.size());
-    if (!net_.empty()) mpi_check(MPI_Startall(static_cast<int>(net_.size()), net_.data()), "MPI_Startall");
-    net_done_ = net_.empty();
+    std::vector<MPI_Request>& net = net_sets_.back().requests;
+    if (!net.empty()) mpi_check(MPI_Startall(static_cast<int>(net.size()), net.data()), "MPI_Startall");
+    net_done_ = net.empty();
     for (NodeChannel::Outgoing& m : outgoing_) m.sent = 0, m.last_chunk = 0, m.done = m.bytes == 0;
     for (NodeChannel::Incoming& m : incoming_) m.received = 0, m.done = m.bytes == 0;
     pending_out_ = outgoing_.size();
@@ -137,7 +135,8 @@ class ChannelAlltoallv final : public PersistentOperation {
 
   void wait() override {
     if (!channel_.channel) {
-      mpi_check(MPI_Waitall(static_cast<int>(net_.size()), net_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      std::vector<MPI_Request>& net = net_sets_.back().requests;
+      mpi_check(MPI_Waitall(static_cast<int>(net.size()), net.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
       net_done_ = true;
       return;
     }
@@ -163,26 +162,54 @@ class ChannelAlltoallv final : public PersistentOperation {
   }
 
   // The persistent point-to-point requests of the off-node blocks, over
-  // these buffers.
-  void init_net(const char* send, char* recv) {
+  // one pair of buffers.
+  struct NetRequests {
+    const char* send;
+    char* recv;
+    std::vector<MPI_Request> requests;
+  };
+  // Codes that move their buffers mostly alternate between a few pairs (an
+  // FFT's two, the drop-in's callers), so the requests of the last few
+  // pairs are kept: going back to one re-creates nothing.
+  static constexpr std::size_t kept_net_sets = 4;
+
+  NetRequests make_net(const char* send, char* recv) {
+    NetRequests set{send, recv, {}};
     const Comm& comm = *args_.comm;
     const MPI_Aint send_extent = args_.send_layout.extent, recv_extent = args_.recv_layout.extent;
     for (const NetPeer& p : net_peers_) {
-      MPI_Request& r = net_.emplace_back(MPI_REQUEST_NULL);
+      MPI_Request& r = set.requests.emplace_back(MPI_REQUEST_NULL);
       const int rc = p.sends ? MPI_Send_init(send + args_.sdispls[p.rank] * send_extent, args_.sendcounts[p.rank],
                                              args_.sendtype, p.rank, exchange_tag, comm.global(), &r)
                              : MPI_Recv_init(recv + args_.rdispls[p.rank] * recv_extent, args_.recvcounts[p.rank],
                                              args_.recvtype, p.rank, exchange_tag, comm.global(), &r);
       if (rc != MPI_SUCCESS) {
         r = MPI_REQUEST_NULL;
+        free_net(set.requests);
         mpi_check(rc, p.sends ? "MPI_Send_init" : "MPI_Recv_init");
       }
     }
+    return set;
   }
-  void free_net() {
-    for (MPI_Request& r : net_)
+  static void free_net(std::vector<MPI_Request>& requests) {
+    for (MPI_Request& r : requests)
       if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
-    net_.clear();
+    requests.clear();
+  }
+  // Makes the requests over (send, recv) the ones Start runs (the last set).
+  void use_net(const char* send, char* recv) {
+    const auto kept = std::find_if(net_sets_.begin(), net_sets_.end(),
+                                   [&](const NetRequests& set) { return set.send == send && set.recv == recv; });
+    if (kept != net_sets_.end()) {
+      std::rotate(kept, kept + 1, net_sets_.end());
+      return;
+    }
+    NetRequests made = make_net(send, recv);
+    if (net_sets_.size() == kept_net_sets) {
+      free_net(net_sets_.front().requests);
+      net_sets_.erase(net_sets_.begin());
+    }
+    net_sets_.push_back(std::move(made));
   }
 
   void send_what_fits() {
@@ -196,7 +223,8 @@ class ChannelAlltoallv final : public PersistentOperation {
       if (!m.done && channel_.channel->progress(m)) --pending_in_;
     if (!net_done_) {
       int flag = 0;
-      mpi_check(MPI_Testall(static_cast<int>(net_.size()), net_.data(), &flag, MPI_STATUSES_IGNORE), "MPI_Testall");
+      std::vector<MPI_Request>& net = net_sets_.back().requests;
+      mpi_check(MPI_Testall(static_cast<int>(net.size()), net.data(), &flag, MPI_STATUSES_IGNORE), "MPI_Testall");
       net_done_ = flag != 0;
     }
     return net_done_ && pending_out_ == 0 && pending_in_ == 0;
@@ -217,7 +245,7 @@ class ChannelAlltoallv final : public PersistentOperation {
     bool sends;  // a block to it, else one from it
   };
   std::vector<NetPeer> net_peers_;  // in the order their requests start
-  std::vector<MPI_Request> net_;
+  std::vector<NetRequests> net_sets_;  // most recently used last: the one Start runs
   std::size_t pending_out_ = 0, pending_in_ = 0;
   bool net_done_ = true;
 };

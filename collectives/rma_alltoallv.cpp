@@ -25,7 +25,7 @@ RmaAlltoallv::RmaAlltoallv(const AlltoallvArgs& args, Path path)
   pooled_.key = key;
   pooled_.id = args_.window_pool->next_id();
   pooled_.window = std::make_shared<Window>(Window::Kind::created, &base, plan_.window_bytes, 1, 1, args_.comm,
-                                            Library::get().config());
+                                            args_.comm->config());
 }
 
 RmaAlltoallv::~RmaAlltoallv() { args_.window_pool->give_back(std::move(pooled_)); }

@@ -3,7 +3,6 @@
 #include <mpix/mpix.h>
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -16,10 +15,12 @@ namespace mpix {
 
 namespace {
 
-// The parameters of this process, freed with the library at MPI_Finalize.
+// The parameters of this process: a library service, freed with the
+// library at MPI_Finalize.
 class TuningStore final : public Resource {
  public:
-  explicit TuningStore(const Config& config) {
+  explicit TuningStore(Library& library) {
+    const Config& config = library.config();
     try {
       parameters = builtin_tuning();
       std::vector<std::string> registered;
@@ -31,25 +32,15 @@ class TuningStore final : public Resource {
       error.emplace(error_class(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());
     }
   }
-  ~TuningStore() override {
-    std::lock_guard<std::mutex> lock(mutex);
-    instance = nullptr;
-  }
-
-  static inline std::mutex mutex;
-  static inline TuningStore* instance = nullptr;
   TuningParameters parameters;
   std::uint64_t fingerprint = 0;
   std::optional<Error> error;
 };
 
 const TuningStore& tuning_store() {
-  Library& library = Library::get();
-  std::lock_guard<std::mutex> lock(TuningStore::mutex);
-  if (TuningStore::instance == nullptr)
-    TuningStore::instance = library.adopt(std::make_unique<TuningStore>(library.config()));
-  if (TuningStore::instance->error) throw *TuningStore::instance->error;
-  return *TuningStore::instance;
+  const TuningStore& store = Library::get().service<TuningStore>();
+  if (store.error) throw *store.error;
+  return store;
 }
 
 }  // namespace

@@ -4,25 +4,11 @@
 
 namespace mpix {
 
-namespace {
-std::mutex instance_mutex;
-NodeMemory* instance = nullptr;
-}  // namespace
+NodeMemory& NodeMemory::get() { return Library::get().service<NodeMemory>(); }
 
-NodeMemory& NodeMemory::get() {
-  std::lock_guard<std::mutex> lock(instance_mutex);
-  if (instance == nullptr) instance = Library::get().adopt(std::unique_ptr<NodeMemory>(new NodeMemory));
-  return *instance;
-}
-
-NodeMemory::NodeMemory() : table_(table_slots * sizeof(std::uint64_t), "mpix-memhandles") {
+NodeMemory::NodeMemory(Library&) : table_(table_slots * sizeof(std::uint64_t), "mpix-memhandles") {
   free_slots_.reserve(table_slots);
   for (std::uint32_t i = table_slots; i > 0; --i) free_slots_.push_back(i - 1);
-}
-
-NodeMemory::~NodeMemory() {
-  std::lock_guard<std::mutex> lock(instance_mutex);
-  instance = nullptr;
 }
 
 std::atomic<std::uint64_t>* NodeMemory::slots() const {

@@ -4,7 +4,7 @@
 //  - the memory-handle table: one 64-bit word per live handle in a shared
 //    segment, nonzero while the handle lives, so the owner and every node
 //    peer detect use after MPIX_Memhandle_release with one load.
-// One per process; the library destroys it at MPI_Finalize.
+// One per process, a library service: destroyed at MPI_Finalize.
 #pragma once
 
 #include <sys/types.h>
@@ -40,8 +40,9 @@ class NodeMemory final : public Resource {
  public:
   static constexpr std::uint32_t table_slots = 4096;
 
+  // The process's one instance, a library service.
   static NodeMemory& get();
-  ~NodeMemory() override;
+  explicit NodeMemory(Library&);
 
   void* allocate(std::size_t size);
   // False if base is not the start of a live MPIX_Alloc_mem segment.
@@ -63,7 +64,6 @@ class NodeMemory final : public Resource {
   std::shared_ptr<PeerMapping> peer_segment(pid_t pid, int fd, std::uint64_t serial, std::size_t size);
 
  private:
-  NodeMemory();
   std::atomic<std::uint64_t>* slots() const;
 
   mutable std::mutex mutex_;

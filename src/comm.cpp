@@ -4,7 +4,8 @@
 
 namespace mpix {
 
-Comm::Comm(MPI_Comm user, int emulated_node_size) : user_(user) {
+Comm::Comm(MPI_Comm user, Config config) : user_(user), config_(std::move(config)) {
+  const int emulated_node_size = config_.node_size;
   if (user == MPI_COMM_NULL) throw Error(MPI_ERR_COMM, "comm is MPI_COMM_NULL");
   int inter = 0;
   mpi_check(MPI_Comm_test_inter(user, &inter), "MPI_Comm_test_inter");

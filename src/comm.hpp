@@ -1,21 +1,25 @@
 // A communicator as the algorithms see it: a private duplicate of the user's
-// communicator plus its split into nodes.
+// communicator, its split into nodes, and the configuration everything
+// built on it runs under (taken from the environment by MPIX_Comm_init,
+// built in code by tests and tools).
 #pragma once
 
 #include <mpi.h>
 
 #include <vector>
 
+#include "src/config.hpp"
 #include "src/mpi_handle.hpp"
 
 namespace mpix {
 
 class Comm {
  public:
-  // Collective over user. emulated_node_size > 0 cuts every real node into
-  // nodes of that many consecutive ranks (the last one may be smaller); it
-  // never merges real nodes, so ranks on one emulated node always share memory.
-  Comm(MPI_Comm user, int emulated_node_size);
+  // Collective over user; every rank passes the same config.
+  // config.node_size > 0 cuts every real node into nodes of that many
+  // consecutive ranks (the last one may be smaller); it never merges real
+  // nodes, so ranks on one emulated node always share memory.
+  Comm(MPI_Comm user, Config config);
 
   // The user's communicator (not owned): errors are raised on its error
   // handler, the one it has when they happen, as MPI raises its own.
@@ -26,6 +30,7 @@ class Comm {
   // that must not abort (is a datatype usable?).
   MPI_Comm self() const { return self_.get(); }
 
+  const Config& config() const { return config_; }
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(node_of_.size()); }
   int num_nodes() const { return static_cast<int>(node_sizes_.size()); }
@@ -38,6 +43,7 @@ class Comm {
 
  private:
   MPI_Comm user_;
+  Config config_;
   UniqueComm global_;
   UniqueComm node_;
   UniqueComm self_;

@@ -46,9 +46,10 @@ int error_class(int kind) {
 }
 
 Library& Library::get() {
+  if (Library* existing = library_instance.load(std::memory_order_acquire)) return *existing;
   std::lock_guard<std::mutex> lock(library_mutex);
   check_mpi_usable();
-  if (library_instance.load() == nullptr) library_instance.store(new Library());
+  if (library_instance.load() == nullptr) library_instance.store(new Library(), std::memory_order_release);
   return *library_instance.load();
 }
 
@@ -78,12 +79,7 @@ int Library::on_finalize(MPI_Comm, int, void*, void*) {
   }
   if (dying) {
     // Newest first: requests go before the communicators they use.
-    while (!dying->resources_.empty()) {
-      auto newest = std::prev(dying->resources_.end());
-      std::unique_ptr<Resource> r = std::move(newest->second);
-      dying->live_.erase(r.get());
-      dying->resources_.erase(newest);
-    }
+    for (std::unique_ptr<Resource>& r : dying->resources_.take_all()) r.reset();
   }
   return MPI_SUCCESS;
 }
@@ -94,7 +90,7 @@ const Configuration& Library::configuration() const {
 }
 
 const Topology& Library::topology() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::mutex> lock(topology_mutex_);
   if (!topology_) topology_ = Topology::load();
   return *topology_;
 }
@@ -106,25 +102,6 @@ void Library::warn_unknown_variables() {
       std::fprintf(stderr, "mpix-rma warning: %s is set but is not an mpix-rma variable (see mpix_info)\n",
                    name.c_str());
   });
-}
-
-bool Library::owns(const Resource* r) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return live_.count(r) != 0;
-}
-
-bool Library::release(const Resource* r) {
-  std::unique_ptr<Resource> dying;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = live_.find(r);
-    if (it == live_.end()) return false;
-    const auto owned = resources_.find(it->second);
-    dying = std::move(owned->second);
-    resources_.erase(owned);
-    live_.erase(it);
-  }
-  return true;  // destroyed here, outside the lock
 }
 
 }  // namespace mpix

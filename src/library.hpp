@@ -1,46 +1,32 @@
 // Process-wide state of the library: the parsed configuration, the error
-// classes, and every object handed to the user, so that all of it is freed
-// when MPI_Finalize starts (an MPI window alive at finalize aborts inside UCX).
+// classes, the process-wide services and every object handed to the user,
+// so that all of it is freed when MPI_Finalize starts (an MPI window alive
+// at finalize aborts inside UCX).
 #pragma once
 
-#include <atomic>
-#include <cstdint>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <typeindex>
 #include <unordered_map>
-#include <vector>
 
 #include "src/config.hpp"
 #include "src/error.hpp"
+#include "src/resource.hpp"
+#include "src/resource_registry.hpp"
 #include "src/topology.hpp"
 
 namespace mpix {
 
-// Anything the library hands out and must destroy at finalize at the latest.
-class Resource {
- public:
-  Resource() { ++live_; }
-  Resource(const Resource&) = delete;
-  Resource& operator=(const Resource&) = delete;
-  virtual ~Resource() { --live_; }
-  // How many exist in this process: 0 after MPI_Finalize, whatever the user
-  // forgot to free.
-  static int live_count() { return live_; }
-
- private:
-  static inline std::atomic<int> live_{0};
-};
-
 class Library {
  public:
-  // Creates the library state on first use; throws if MPI is not initialized
-  // or already finalized.
+  // The library state, created on first use; throws if MPI is not
+  // initialized or already finalized. Once it exists this is one atomic
+  // load: MPI's state is checked when it is created, and the state dies
+  // when MPI_Finalize starts.
   static Library& get();
   // The library state if it exists (MPI is initialized and not finalized,
-  // and the library was used): no lock, no MPI call, for the per-call
-  // checks of handles.
+  // and the library was used), else null: for the per-call checks of handles.
   static Library* alive();
 
   // The configuration, or the Error (class MPIX_ERR_CONFIG) it failed with.
@@ -52,16 +38,37 @@ class Library {
   template <class T>
   T* adopt(std::unique_ptr<T> r) {
     T* raw = r.get();
-    std::lock_guard<std::mutex> lock(mutex_);
-    live_.emplace(raw, next_serial_);
-    resources_.emplace(next_serial_++, std::move(r));
+    resources_.add(std::move(r));
     return raw;
   }
-  // Destroys r; false if r is not a live object of this library.
-  bool release(const Resource* r);
-  // Whether r is a live object of this library (not freed, not foreign):
-  // a hash lookup, so every call on a handle can check it.
-  bool owns(const Resource* r);
+  // Whether handle is a live object of this library and a T (not freed, not
+  // foreign, not another kind of handle now living at a freed one's
+  // address), in O(1) and without a process-wide lock: every call on a
+  // handle checks. handle is dereferenced only once it is known live.
+  template <class T>
+  bool owns(const T* handle) const {
+    const Resource* found = resources_.find(static_cast<const void*>(handle));
+    return found != nullptr && dynamic_cast<const T*>(found) == handle;
+  }
+  // Destroys handle; false if it is not a live T of this library.
+  template <class T>
+  bool release(const T* handle) {
+    return owns(handle) && resources_.remove(static_cast<const void*>(handle)) != nullptr;
+  }
+
+  // The one instance per process of the service T (the tuning parameters,
+  // the node's shared memory), made as T(*this) on first use and destroyed
+  // at MPI_Finalize with the other resources, newest first. Not for hot
+  // paths: callers look it up when they are created.
+  template <class T>
+  T& service() {
+    const std::type_index key(typeid(T));
+    std::lock_guard<std::recursive_mutex> lock(services_mutex_);
+    if (const auto found = services_.find(key); found != services_.end()) return static_cast<T&>(*found->second);
+    T* made = adopt(std::make_unique<T>(*this));
+    services_.emplace(key, made);
+    return *made;
+  }
 
   // Once per process: names set MPIX_* variables that the table lacks.
   void warn_unknown_variables();
@@ -70,10 +77,10 @@ class Library {
   Library();
   static int on_finalize(MPI_Comm, int, void*, void*);
 
-  std::mutex mutex_;
-  std::map<std::uint64_t, std::unique_ptr<Resource>> resources_;  // by creation serial: freed newest first
-  std::unordered_map<const Resource*, std::uint64_t> live_;       // each live resource's serial
-  std::uint64_t next_serial_ = 0;
+  ResourceRegistry resources_;
+  std::recursive_mutex services_mutex_;  // a service's constructor may ask for another
+  std::unordered_map<std::type_index, Resource*> services_;
+  std::mutex topology_mutex_;
   std::optional<Configuration> configuration_;
   std::optional<Error> configuration_error_;
   std::optional<Topology> topology_;

@@ -162,6 +162,18 @@ static void stale(const char* algorithm) {
   int node = 0;
   check(error_class_of(MPIX_Comm_get_node(dangling, &node, NULL, NULL, NULL)) == MPI_ERR_COMM,
         "MPIX_Comm_get_node on a freed MPIX_Comm is not MPI_ERR_COMM");
+  /* A live handle of another kind where a communicator or a request is
+     expected (what a freed handle's address holds once the memory is reused
+     by an info): an error, never a dereference. */
+  MPIX_Info* other = NULL;
+  MPIX_Info_init(&other);
+  check(error_class_of(MPIX_Comm_get_node((MPIX_Comm*)(void*)other, &node, NULL, NULL, NULL)) == MPI_ERR_COMM,
+        "MPIX_Comm_get_node on an MPIX_Info is not MPI_ERR_COMM");
+  check(error_class_of(MPIX_Start((MPIX_Request*)(void*)other)) == MPI_ERR_REQUEST,
+        "MPIX_Start on an MPIX_Info is not MPI_ERR_REQUEST");
+  MPIX_Comm* not_a_comm = (MPIX_Comm*)(void*)other;
+  check(error_class_of(MPIX_Comm_free(&not_a_comm)) == MPI_ERR_COMM, "MPIX_Comm_free on an MPIX_Info is not MPI_ERR_COMM");
+  check(MPIX_Info_free(&other) == MPI_SUCCESS, "the info was freed as a communicator");
   MPIX_Info* info = forcing(algorithm);
   MPIX_Info* dangling_info = info;
   MPIX_Info_free(&info);

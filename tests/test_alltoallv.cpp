@@ -55,7 +55,7 @@ TEST_P(AlltoallvOracle, MatchesMpiAlltoallvEveryIteration) {
                                 &request),
             MPI_SUCCESS);
   // Every algorithm must run contiguous types itself; others may fall back.
-  if (type_case.contiguous) expect_runs(request, algorithm);
+  if (type_case.contiguous) expect_runs(request, forced.algorithm());
 
   for (int it = 0; it < iterations(); ++it) {
     fill_send(send, it, rank);
@@ -74,10 +74,10 @@ TEST_P(AlltoallvOracle, MatchesMpiAlltoallvEveryIteration) {
 
 INSTANTIATE_TEST_SUITE_P(
     Registry, AlltoallvOracle,
-    ::testing::Combine(::testing::ValuesIn(algorithm_names()), ::testing::Range<std::size_t>(0, patterns().size()),
+    ::testing::Combine(::testing::ValuesIn(algorithm_settings()), ::testing::Range<std::size_t>(0, patterns().size()),
                        ::testing::Range<std::size_t>(0, datatype_cases().size())),
     [](const ::testing::TestParamInfo<Params>& info) {
-      return std::get<0>(info.param) + "_" + patterns()[std::get<1>(info.param)].name + "_" +
+      return setting_test_name(std::get<0>(info.param)) + "_" + patterns()[std::get<1>(info.param)].name + "_" +
              datatype_cases()[std::get<2>(info.param)].name;
     });
 
@@ -109,8 +109,10 @@ TEST_P(AlltoallvInPlace, MatchesMpiAlltoallvInPlaceOrFallsBackCorrectly) {
   EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, AlltoallvInPlace, ::testing::ValuesIn(algorithm_names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Registry, AlltoallvInPlace, ::testing::ValuesIn(algorithm_settings()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return setting_test_name(info.param);
+                         });
 
 TEST_F(MpiTest, DefaultAlgorithmIsAutoWithoutHints) {
   // Registered also under MPIX_ALLTOALLV_ALGORITHM=native: then that wins.

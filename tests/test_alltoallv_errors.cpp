@@ -52,6 +52,20 @@ class AlltoallvErrors : public RequestTest {
   std::vector<int> bad_;
 };
 
+// The same, on a communicator whose configuration (built here, not taken
+// from the environment) sets the fallback policy.
+class FallbackPolicies : public AlltoallvErrors, public ::testing::WithParamInterface<mpix::FallbackPolicy> {
+ protected:
+  void SetUp() override {
+    AlltoallvErrors::SetUp();
+    MPIX_Comm_free(&comm_);
+    mpix::Config config = mpix::Library::get().config();
+    config.fallback = GetParam();
+    comm_ = mpix::comm_init(MPI_COMM_WORLD, config);
+  }
+  bool policy_is_error() const { return GetParam() == mpix::FallbackPolicy::error; }
+};
+
 }  // namespace
 
 TEST_F(AlltoallvErrors, NegativeCountOnOneRank) {
@@ -117,11 +131,10 @@ TEST_F(AlltoallvErrors, DifferentAlgorithmsOnDifferentRanks) {
   expect_agreed_error(MPIX_ERR_ALGORITHM, "different Alltoallv algorithms");
 }
 
-TEST_F(AlltoallvErrors, UnknownAlgorithmFollowsTheFallbackPolicy) {
-  // Registered plainly (warn) and under MPIX_FALLBACK=error and =silent.
+TEST_P(FallbackPolicies, UnknownAlgorithmFollowsTheFallbackPolicy) {
   MPIX_Info_set(info_, "mpix_alltoallv_algorithm", "no_such_algorithm");
   const int rc = call();
-  if (mpix::Library::get().config().fallback == mpix::FallbackPolicy::error) {
+  if (policy_is_error()) {
     const std::string message = error_message(rc);
     EXPECT_EQ(error_class(rc), MPIX_ERR_ALGORITHM) << message;
     EXPECT_NE(message.find("unknown Alltoallv algorithm 'no_such_algorithm'"), std::string::npos) << message;
@@ -156,16 +169,15 @@ TEST_F(AlltoallvErrors, ErrorsAfterAnErrorStillWork) {
   EXPECT_EQ(MPIX_Request_free(&request_), MPI_SUCCESS);
 }
 
-TEST_F(AlltoallvErrors, RefusalOnOneRankFollowsTheFallbackPolicyOnEveryRank) {
+TEST_P(FallbackPolicies, RefusalOnOneRankFollowsTheFallbackPolicyOnEveryRank) {
   // Same type signature, another layout: the RMA algorithm refuses it on the
-  // culprit only. Registered plainly (warn) and under MPIX_FALLBACK=error and
-  // =silent; init only, the exchange itself is the oracle suite's.
+  // culprit only; init only, the exchange itself is the oracle suite's.
   MPI_Datatype spaced = MPI_DATATYPE_NULL;
   MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &spaced);
   MPI_Type_commit(&spaced);
   if (is_culprit()) sendtype_ = spaced;
   MPIX_Info_set(info_, "mpix_alltoallv_algorithm", "fence");
-  if (mpix::Library::get().config().fallback == mpix::FallbackPolicy::error) {
+  if (policy_is_error()) {
     expect_agreed_error(MPIX_ERR_ALGORITHM,
                         "cannot run these arguments on rank " + std::to_string(last_rank()) + ": sendtype");
   } else {
@@ -176,6 +188,15 @@ TEST_F(AlltoallvErrors, RefusalOnOneRankFollowsTheFallbackPolicyOnEveryRank) {
   }
   MPI_Type_free(&spaced);
 }
+
+INSTANTIATE_TEST_SUITE_P(Config, FallbackPolicies,
+                         ::testing::Values(mpix::FallbackPolicy::warn, mpix::FallbackPolicy::error,
+                                           mpix::FallbackPolicy::silent),
+                         [](const ::testing::TestParamInfo<mpix::FallbackPolicy>& info) {
+                           return std::string(info.param == mpix::FallbackPolicy::warn    ? "warn"
+                                              : info.param == mpix::FallbackPolicy::error ? "error"
+                                                                                           : "silent");
+                         });
 
 namespace {
 int handler_calls = 0;

@@ -292,8 +292,10 @@ TEST_P(AlltoallvRma, ReinitWhereOnlySomeRanksChangeTheirBufferAgrees) {
   run(grown, "re-init where rank 0's buffer changes size");
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, AlltoallvRma, ::testing::ValuesIn(algorithm_names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Registry, AlltoallvRma, ::testing::ValuesIn(algorithm_settings()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return setting_test_name(info.param);
+                         });
 
 namespace {
 
@@ -419,8 +421,9 @@ TEST_F(MpiTest, AReinitOfTheChannelAlgorithmCreatesNoNewChannel) {
 }
 
 // MPIX_Start_with_buffers: with info mpix_buffers_move=true every iteration
-// may name other buffers (three send/receive pairs in rotation, as FFT codes
-// rotate their arrays), in place as well. An algorithm whose data path is
+// may name other buffers (two send/receive pairs in rotation, as FFT codes
+// rotate their arrays, then six: more than an algorithm keeps set up), in
+// place as well. An algorithm whose data path is
 // bound to the buffers refuses at init (and the request falls back to auto,
 // which picks among those that can move them).
 TEST_P(AlltoallvRma, StartWithBuffersRotatesAmongBuffers) {
@@ -428,7 +431,7 @@ TEST_P(AlltoallvRma, StartWithBuffersRotatesAmongBuffers) {
   for (bool in_place : {false, true}) {
     const Exchange x = make_exchange(symmetric_counts(world_size()), rank, true, false);
     const std::size_t bytes = std::max<std::size_t>(1, x.recv_elements) * sizeof(int);
-    std::vector<std::vector<unsigned char>> sends(3, std::vector<unsigned char>(bytes)), recvs = sends;
+    std::vector<std::vector<unsigned char>> sends(6, std::vector<unsigned char>(bytes)), recvs = sends;
     std::vector<unsigned char> expected(bytes);
     ForcedAlgorithm forced(GetParam());
     ASSERT_EQ(MPIX_Info_set(forced.info(), "mpix_buffers_move", "true"), MPI_SUCCESS);
@@ -440,10 +443,11 @@ TEST_P(AlltoallvRma, StartWithBuffersRotatesAmongBuffers) {
               MPI_SUCCESS);
     const std::string running = algorithm_of(request);
     EXPECT_TRUE(running == "channel" || running == "native") << running;
-    const int rotations = world_size() <= 2 ? 9 : 2;  // oversubscribed: a synchronization costs ~30 ms
+    const int rotations = world_size() <= 2 ? 18 : 2;  // oversubscribed: a synchronization costs ~30 ms
     for (int it = 0; it < rotations; ++it) {
-      auto& send = sends[it % 3];
-      auto& recv = recvs[(it + 1) % 3];  // a different pair than the send's
+      const int pair = it < 6 ? it % 2 : it % 6;
+      auto& send = sends[pair];
+      auto& recv = recvs[(pair + 1) % 6];  // a different pair than the send's
       fill_send(in_place ? recv : send, it, rank);
       if (in_place) {
         expected = recv;

@@ -1,6 +1,7 @@
 // MPIX_Comm: duplication and the (real or emulated) node split.
 #include <algorithm>
 
+#include "capi/handles.hpp"
 #include "src/comm.hpp"
 #include "src/library.hpp"
 #include "tests/mpi_test.hpp"
@@ -13,6 +14,14 @@ namespace {
 
 class CommSplit : public MpiTest, public ::testing::WithParamInterface<int> {};
 
+// The configuration of a communicator cut into nodes of k ranks (0: the
+// real nodes), built in code.
+mpix::Config nodes_of(int k) {
+  mpix::Config config;
+  config.node_size = k;
+  return config;
+}
+
 int comm_size(MPI_Comm c) {
   int n = 0;
   MPI_Comm_size(c, &n);
@@ -24,7 +33,7 @@ int comm_size(MPI_Comm c) {
 TEST_P(CommSplit, EmulatedNodesAreConsecutiveRanks) {
   const int k = GetParam();
   const int p = world_size(), r = world_rank();
-  const mpix::Comm comm(MPI_COMM_WORLD, k);
+  const mpix::Comm comm(MPI_COMM_WORLD, nodes_of(k));
   EXPECT_EQ(comm.rank(), r);
   EXPECT_EQ(comm.size(), p);
   EXPECT_EQ(comm.num_nodes(), (p + k - 1) / k);
@@ -42,20 +51,20 @@ TEST_P(CommSplit, EmulatedNodesAreConsecutiveRanks) {
 INSTANTIATE_TEST_SUITE_P(NodeSizes, CommSplit, ::testing::Values(1, 2, 3));
 
 TEST_F(MpiTest, RealNodeHoldsEveryRankOfThisMachine) {
-  const mpix::Comm comm(MPI_COMM_WORLD, 0);
+  const mpix::Comm comm(MPI_COMM_WORLD, nodes_of(0));
   EXPECT_EQ(comm.num_nodes(), 1);
   EXPECT_EQ(comm.node_size(), world_size());
   EXPECT_EQ(comm.node_rank(), world_rank());
 }
 
 TEST_F(MpiTest, EmulatedNodeLargerThanTheMachineStaysOneNode) {
-  const mpix::Comm comm(MPI_COMM_WORLD, 64);
+  const mpix::Comm comm(MPI_COMM_WORLD, nodes_of(64));
   EXPECT_EQ(comm.num_nodes(), 1);
   EXPECT_EQ(comm.node_size(), world_size());
 }
 
 TEST_F(MpiTest, DuplicateIsPrivateAndCongruent) {
-  const mpix::Comm comm(MPI_COMM_WORLD, 0);
+  const mpix::Comm comm(MPI_COMM_WORLD, nodes_of(0));
   int result = MPI_UNEQUAL;
   MPI_Comm_compare(comm.global(), MPI_COMM_WORLD, &result);
   EXPECT_EQ(result, MPI_CONGRUENT);
@@ -66,7 +75,7 @@ TEST_F(MpiTest, SubCommunicatorSplitsByItsOwnRanks) {
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2, world_rank(), &half);
   {
-    const mpix::Comm comm(half, 1);
+    const mpix::Comm comm(half, nodes_of(1));
     EXPECT_EQ(comm.size(), comm_size(half));
     EXPECT_EQ(comm.num_nodes(), comm.size());
     EXPECT_EQ(comm.node_size(), 1);
@@ -74,11 +83,9 @@ TEST_F(MpiTest, SubCommunicatorSplitsByItsOwnRanks) {
   MPI_Comm_free(&half);
 }
 
-TEST_F(MpiTest, CApiReportsTheConfiguredNodeSplit) {
-  // Registered once plainly and once with MPIX_NODE_SIZE=2 (see CMake).
-  const int k = mpix::Library::get().config().node_size;
-  MPIX_Comm* xcomm = nullptr;
-  ASSERT_EQ(MPIX_Comm_init(&xcomm, MPI_COMM_WORLD), MPI_SUCCESS);
+// What MPIX_Comm_get_node reports for a communicator under configuration k
+// (from the environment, or built in code).
+void expect_node_split(MPIX_Comm* xcomm, int k) {
   int node = -1, node_rank = -1, node_size = -1, num_nodes = -1;
   EXPECT_EQ(MPIX_Comm_get_node(xcomm, &node, &node_rank, &node_size, &num_nodes), MPI_SUCCESS);
   const int p = world_size(), r = world_rank();
@@ -92,6 +99,17 @@ TEST_F(MpiTest, CApiReportsTheConfiguredNodeSplit) {
   EXPECT_NE(dup, MPI_COMM_WORLD);
   EXPECT_EQ(MPIX_Comm_free(&xcomm), MPI_SUCCESS);
   EXPECT_EQ(xcomm, nullptr);
+}
+
+TEST_F(MpiTest, CApiReportsTheConfiguredNodeSplit) {
+  // Registered once plainly and once with MPIX_NODE_SIZE=2 (see CMake).
+  MPIX_Comm* xcomm = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&xcomm, MPI_COMM_WORLD), MPI_SUCCESS);
+  expect_node_split(xcomm, mpix::Library::get().config().node_size);
+}
+
+TEST_P(CommSplit, ACommunicatorRunsUnderTheConfigurationItWasBuiltWith) {
+  expect_node_split(mpix::comm_init(MPI_COMM_WORLD, nodes_of(GetParam())), GetParam());
 }
 
 TEST_F(MpiTest, CommInitRejectsNullArguments) {

@@ -7,6 +7,8 @@
 #include <mpi.h>
 #include <mpix/mpix.h>
 
+#include "tools/timing.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -16,35 +18,6 @@
 #include <vector>
 
 namespace mpix_timing {
-
-[[noreturn]] inline void fail(const std::string& why) {
-  std::fprintf(stderr, "%s\n", why.c_str());
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::exit(1);
-}
-
-inline double max_over_ranks(double t) {
-  MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return t;
-}
-
-// A command line's comma-separated list ("8,64,512"), empty parts dropped.
-inline std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(',', start), text.size());
-    if (end > start) parts.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return parts;
-}
-
-inline double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 inline unsigned char pattern_byte(int src, int dst, long i) { return static_cast<unsigned char>(src * 31 + dst * 7 + i); }
 
@@ -271,16 +244,6 @@ inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Com
   MPI_Allreduce(MPI_IN_PLACE, &valid, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   s.valid = valid != 0;
   return s;
-}
-
-// The CSV a benchmark writes on rank 0 (nullptr elsewhere, or without a
-// path), with its header line.
-inline std::FILE* open_csv(int rank, const std::string& path, const char* header) {
-  if (rank != 0 || path.empty()) return nullptr;
-  std::FILE* csv = std::fopen(path.c_str(), "w");
-  if (csv == nullptr) fail("cannot write " + path);
-  std::fprintf(csv, "%s\n", header);
-  return csv;
 }
 
 // Every competitor, interleaved inside each repeat so that a drift of the

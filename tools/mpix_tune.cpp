@@ -20,7 +20,14 @@
 // exchange times Start + Wait alone), with blocks to the other ranks only (as in a halo exchange)
 // and with every block: the difference is what the block to itself adds,
 // which some algorithms copy directly and MPI may not. sync_us is the time
-// at b = 0; a message of b bytes costs (T(b) - T(0) - on-node share) / messages.
+// at b = 0; a message of b bytes costs (T(b) - T(0) - on-node share) / messages
+// (selector/calibration.cpp fits the curves and makes them sane).
+//
+//   mpix_tune --merge a.json,b.json,c.json --output tuning.json   # no mpiexec
+//
+// merges several launches' files into one (selector/calibration.hpp says
+// how); scripts/tune_defaults.sh builds the built-in parameters that way.
+// Either way it ends with what changed against the built-in parameters.
 #include <mpix/mpix.h>
 
 #include <cstdio>
@@ -33,6 +40,7 @@
 #include "collectives/alltoallv_init.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/tuning_parameters.hpp"
+#include "selector/calibration.hpp"
 #include "selector/tuning_file.hpp"
 #include "src/comm.hpp"
 #include "src/library.hpp"
@@ -49,13 +57,17 @@ struct Options {
   long init_bytes = 4096;  // per peer, for the init costs
   std::string source;      // replaces the file's "source" text; empty: appends what was measured
   Loop loop = Loop::application;  // what the selector will serve: the application loop
+  std::vector<std::string> merge;  // launches' files to merge instead of measuring
+  int messages = 0;                // with --merge: messages per rank (0: calibration ranks - 1)
 };
 
 const char* const usage_text =
     "usage: mpiexec -n P mpix_tune [--output FILE] [--sizes B,B,...] [--repeats R] [--source TEXT]\n"
     "                             [--loop application|exchange] [--help]\n"
+    "       mpix_tune --merge FILE,FILE,... [--messages M] [--output FILE] [--source TEXT]\n"
     "  Measures the selector's parameters on the ranks it runs on (one node, or several with\n"
-    "  MPIX_NODE_SIZE=1) and writes them as a tuning file for MPIX_TUNING_FILE.\n";
+    "  MPIX_NODE_SIZE=1) and writes them as a tuning file for MPIX_TUNING_FILE; or merges\n"
+    "  several launches' files (M: messages per rank in their setting, default ranks - 1).\n";
 
 // Every rank parses the same command line, so every rank ends here alike:
 // the job finishes normally (no MPI_Abort), rank 0 says why.
@@ -100,6 +112,10 @@ Options parse(int argc, char** argv) {
       } catch (const std::invalid_argument& e) {
         usage(e.what());
       }
+    } else if (arg == "--merge") {
+      o.merge = split_list(value);
+    } else if (arg == "--messages") {
+      o.messages = static_cast<int>(parse_number("--messages", value));
     } else if (arg == "--repeats") {
       o.repeats = static_cast<int>(parse_number("--repeats", value));
     } else {
@@ -107,6 +123,7 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.repeats < 1) usage("--repeats must be at least 1");
+  if (o.messages < 0) usage("--messages must be at least 1");
   for (std::size_t i = 0; i < o.sizes.size(); ++i)
     if (o.sizes[i] < 1 || (i > 0 && o.sizes[i] <= o.sizes[i - 1])) usage("--sizes must be increasing and >= 1");
   return o;
@@ -181,22 +198,25 @@ class Tuner {
   Curves curves(bool mpix_memory, const std::vector<double>& sync_us,
                 const std::vector<const mpix::MessageCurve*>& node) {
     const int messages = layout_.multi_node ? layout_.net_messages : layout_.node_messages;
-    std::vector<std::vector<std::pair<double, double>>> peer(algorithms_.size()), self(algorithms_.size());
+    std::vector<mpix::SettingTimings> timings(algorithms_.size());
+    std::vector<double> sizes;
     for (long bytes : options_.sizes) {
-      const double b = static_cast<double>(bytes);
+      sizes.push_back(static_cast<double>(bytes));
       const std::vector<double> peers_only = iteration_us(bytes, mpix_memory, Blocks::peers_only);
       const std::vector<double> all = iteration_us(bytes, mpix_memory, Blocks::all);
       for (std::size_t a = 0; a < algorithms_.size(); ++a) {
-        double cost = peers_only[a] - sync_us[a];
-        if (layout_.multi_node) cost -= layout_.node_messages * node[a]->at(b);
-        peer[a].emplace_back(b, std::max(0.0, cost / messages));
-        self[a].emplace_back(b, std::max(0.0, all[a] - peers_only[a]));
+        timings[a].peers_us.push_back(peers_only[a]);
+        timings[a].all_us.push_back(all[a]);
       }
     }
     Curves result;
     for (std::size_t a = 0; a < algorithms_.size(); ++a) {
-      result.peer.emplace_back(std::move(peer[a]));
-      result.self.emplace_back(std::move(self[a]));
+      timings[a].sync_us = sync_us[a];
+      const mpix::FittedCurves fitted =
+          layout_.multi_node ? mpix::fit_curves(sizes, timings[a], messages, node[a], layout_.node_messages)
+                             : mpix::fit_curves(sizes, timings[a], messages);
+      result.peer.push_back(fitted.peer);
+      result.self.push_back(fitted.self);
     }
     return result;
   }
@@ -223,6 +243,60 @@ Layout layout_of(const mpix::Comm& comm) {
   return l;
 }
 
+std::vector<std::string> registered_algorithms() {
+  std::vector<std::string> names;
+  for (const mpix::AlltoallvAlgorithm* row : mpix::alltoallv_algorithms())
+    if (std::string(row->name) != mpix::default_alltoallv_algorithm) names.emplace_back(row->name);
+  return names;
+}
+
+// What the new parameters change against the built-in ones, and anything
+// physically impossible left in them: the fit rules that out for what this
+// run measured, so such a line names a curve it kept from the parameters in
+// use (built-in, or MPIX_TUNING_FILE).
+void print_summary(const mpix::TuningParameters& parameters, int ranks, bool multi_node) {
+  const std::vector<std::string> changes =
+      mpix::describe_changes(mpix::builtin_tuning(), parameters, ranks, multi_node);
+  std::printf("mpix_tune: against the built-in parameters (%s, %d ranks): %s\n",
+              multi_node ? "across nodes" : "one node", ranks,
+              changes.empty() ? "nothing moved by more than 25%, no selection changes" : "");
+  for (const std::string& line : changes) std::printf("  %s\n", line.c_str());
+  for (const std::string& line : mpix::sanity_problems(parameters)) std::printf("  NOT SANE: %s\n", line.c_str());
+}
+
+bool write_tuning(const mpix::TuningParameters& parameters, const std::string& path) {
+  std::ofstream out(path);
+  out << mpix::tuning_to_json(parameters);
+  if (!out) {
+    std::fprintf(stderr, "mpix_tune: cannot write %s\n", path.c_str());
+    return false;
+  }
+  std::printf("mpix_tune: wrote %s\n", path.c_str());
+  return true;
+}
+
+// --merge: rank 0 alone reads, merges and writes (run it without mpiexec).
+int merge(const Options& options) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return 0;
+  const std::vector<std::string> names = registered_algorithms();
+  try {
+    std::vector<mpix::TuningParameters> launches;
+    for (const std::string& path : options.merge)
+      launches.push_back(mpix::read_tuning_file(path, mpix::TuningParameters{}, &names));
+    const int messages = options.messages > 0 ? options.messages : launches.front().calibration_ranks - 1;
+    mpix::TuningParameters merged = mpix::merge_launches(launches, messages);
+    if (!options.source.empty()) merged.source = options.source;
+    print_summary(merged, merged.calibration_ranks, false);
+    print_summary(merged, merged.calibration_ranks, true);
+    return write_tuning(merged, options.output) ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mpix_tune: --merge: %s\n", e.what());
+    return 2;
+  }
+}
+
 std::string today() {
   char text[32];
   const std::time_t now = std::time(nullptr);
@@ -235,9 +309,14 @@ std::string today() {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const Options options = parse(argc, argv);
+  if (!options.merge.empty()) {
+    const int status = merge(options);
+    MPI_Finalize();
+    return status;
+  }
   int status = 0;
   {
-    const mpix::Comm topology(MPI_COMM_WORLD, mpix::Library::get().config().node_size);
+    const mpix::Comm topology(MPI_COMM_WORLD, mpix::Library::get().config());
     const Layout layout = layout_of(topology);
     if (layout.size < 2) usage("needs at least 2 ranks");
     // An output it cannot write is found before the measuring, not after.
@@ -254,9 +333,7 @@ int main(int argc, char** argv) {
     mpix::TuningParameters parameters = mpix::tuning_parameters();
     MPIX_Comm* comm = nullptr;
     MPIX_Comm_init(&comm, MPI_COMM_WORLD);
-    std::vector<std::string> names;
-    for (const mpix::AlltoallvAlgorithm* row : mpix::alltoallv_algorithms())
-      if (std::string(row->name) != mpix::default_alltoallv_algorithm) names.emplace_back(row->name);
+    const std::vector<std::string> names = registered_algorithms();
     Tuner tuner(options, layout, comm, names);
 
     progress("init and re-init costs");
@@ -306,14 +383,8 @@ int main(int argc, char** argv) {
     else
       parameters.source = parameters.source.empty() ? measured : parameters.source + "; " + measured;
     if (layout.rank == 0) {
-      std::ofstream out(options.output);
-      out << mpix::tuning_to_json(parameters);
-      if (!out) {
-        std::fprintf(stderr, "mpix_tune: cannot write %s\n", options.output.c_str());
-        status = 1;
-      } else {
-        std::printf("mpix_tune: wrote %s\n", options.output.c_str());
-      }
+      print_summary(parameters, layout.size, layout.multi_node);
+      status = write_tuning(parameters, options.output) ? 0 : 1;
     }
     MPIX_Comm_free(&comm);
   }

@@ -29,6 +29,7 @@
 #include <mpix/mpix.h>
 
 #include <algorithm>
+#include <array>
 #include <complex>
 #include <cstddef>
 #include <limits>
@@ -231,7 +232,7 @@ class Alltoallv {
   Alltoallv(const T* sendbuf, const std::vector<int>& sendcounts, const std::vector<int>& sdispls, T* recvbuf,
             const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
             const Info* info = nullptr) {
-    const int bad = first_rank_with_short_arrays(comm, sendcounts, sdispls, recvcounts, rdispls);
+    const int bad = first_ranks_where({short_arrays_here(comm, sendcounts, sdispls, recvcounts, rdispls), false}, comm)[0];
     if (bad >= 0) throw_on_every_rank(comm, bad, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
     init(sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf, recvcounts.data(), rdispls.data(),
          datatype<T>(), comm, info);
@@ -242,13 +243,15 @@ class Alltoallv {
   Alltoallv(const std::vector<T, SendAlloc>& send, const std::vector<int>& sendcounts,
             const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv, const std::vector<int>& recvcounts,
             const std::vector<int>& rdispls, const Comm& comm, const Info* info = nullptr) {
-    int bad = first_rank_with_short_arrays(comm, sendcounts, sdispls, recvcounts, rdispls);
-    if (bad >= 0) throw_on_every_rank(comm, bad, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
+    // Both checks in one agreement: arrays too short on some rank, and
+    // buffers too small on some rank (judged from the entries there are).
     const bool fits = extent_needed(sendcounts, sdispls) <= send.size() &&
                       extent_needed(recvcounts, rdispls) <= recv.size();
-    bad = first_rank_where(!fits, comm);
-    if (bad >= 0)
-      throw_on_every_rank(comm, bad, "a buffer vector is smaller than its counts and displacements reach");
+    const auto [short_arrays, small_buffers] = first_ranks_where({short_arrays_here(comm, sendcounts, sdispls, recvcounts, rdispls), !fits}, comm);
+    if (short_arrays >= 0)
+      throw_on_every_rank(comm, short_arrays, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
+    if (small_buffers >= 0)
+      throw_on_every_rank(comm, small_buffers, "a buffer vector is smaller than its counts and displacements reach");
     init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
          rdispls.data(), datatype<T>(), comm, info);
   }
@@ -290,17 +293,19 @@ class Alltoallv {
         end = std::max(end, static_cast<std::size_t>(displs[i]) + static_cast<std::size_t>(counts[i]));
     return end;
   }
-  static int first_rank_with_short_arrays(const Comm& comm, const std::vector<int>& a, const std::vector<int>& b,
-                                          const std::vector<int>& c, const std::vector<int>& d) {
+  static bool short_arrays_here(const Comm& comm, const std::vector<int>& a, const std::vector<int>& b,
+                                const std::vector<int>& c, const std::vector<int>& d) {
     const std::size_t n = static_cast<std::size_t>(comm.size());
-    return first_rank_where(a.size() < n || b.size() < n || c.size() < n || d.size() < n, comm);
+    return a.size() < n || b.size() < n || c.size() < n || d.size() < n;
   }
-  // The lowest rank where failed holds, or -1: agreed by every rank.
-  static int first_rank_where(bool failed, const Comm& comm) {
-    const MPI_Comm c = comm.mpi_comm();
-    int rank = failed ? comm.rank() : std::numeric_limits<int>::max();
-    check(MPI_Allreduce(MPI_IN_PLACE, &rank, 1, MPI_INT, MPI_MIN, c));
-    return rank == std::numeric_limits<int>::max() ? -1 : rank;
+  // Per condition, the lowest rank where it holds, or -1: agreed by every
+  // rank in one reduction.
+  static std::array<int, 2> first_ranks_where(std::array<bool, 2> failed, const Comm& comm) {
+    constexpr int none = std::numeric_limits<int>::max();
+    std::array<int, 2> rank = {failed[0] ? comm.rank() : none, failed[1] ? comm.rank() : none};
+    check(MPI_Allreduce(MPI_IN_PLACE, rank.data(), 2, MPI_INT, MPI_MIN, comm.mpi_comm()));
+    for (int& r : rank) r = r == none ? -1 : r;
+    return rank;
   }
   [[noreturn]] static void throw_on_every_rank(const Comm& comm, int rank, const std::string& what) {
     throw Error(MPI_ERR_ARG, "mpix::Alltoallv (rank " + std::to_string(comm.rank()) + "): " + what + " on rank " +
