@@ -173,7 +173,8 @@ std::string format(const char* pattern, double a, double b = 0, double c = 0) {
   return text;
 }
 
-const char* const curve_names[] = {"node_us", "node_user_us", "net_us", "self_us", "self_user_us", "multi_node_self_us"};
+const char* const curve_names[] = {"node_us",       "node_user_us", "net_us",
+                                   "self_us",       "self_user_us", "multi_node_self_us"};
 constexpr MessageCurve AlgorithmParameters::*curves[] = {
     &AlgorithmParameters::node, &AlgorithmParameters::node_user, &AlgorithmParameters::net,
     &AlgorithmParameters::self, &AlgorithmParameters::self_user, &AlgorithmParameters::multi_node_self};
@@ -256,14 +257,16 @@ std::vector<std::string> describe_changes(const TuningParameters& before, const 
                         format(": %.3g -> %.3g us (%+.0f%%)", f_old.*fixed_numbers[k], f_now.*fixed_numbers[k],
                                100 * (f_now.*fixed_numbers[k] / std::max(f_old.*fixed_numbers[k], 1e-9) - 1)));
     for (std::size_t c = 0; c < std::size(curves); ++c) {
-      const bool net_curve = curves[c] == &AlgorithmParameters::net || curves[c] == &AlgorithmParameters::multi_node_self;
+      const bool net_curve =
+          curves[c] == &AlgorithmParameters::net || curves[c] == &AlgorithmParameters::multi_node_self;
       if (net_curve != multi_node) continue;
       // The point that moved most, if any moved beyond the threshold.
       double worst = 0, at = 0, was = 0, is = 0;
       for (const auto& [bytes, us] : (now.*curves[c]).points()) {
         const double old_us = (old->second.*curves[c]).at(bytes);
         const double change = std::fabs(us - old_us) / std::max({us, old_us, 1e-9});
-        if (moved(old_us, us, threshold) && change > worst) std::tie(worst, at, was, is) = std::tie(change, bytes, old_us, us);
+        if (moved(old_us, us, threshold) && change > worst)
+          std::tie(worst, at, was, is) = std::tie(change, bytes, old_us, us);
       }
       if (worst > 0)
         lines.push_back(name + "." + curve_names[c] + ": most at " + human_bytes(at) +
@@ -272,7 +275,8 @@ std::vector<std::string> describe_changes(const TuningParameters& before, const 
   }
   std::vector<double> sizes;
   for (const auto& entry : after.algorithms)
-    for (const auto& point : (multi_node ? entry.second.net : entry.second.node_user).points()) sizes.push_back(point.first);
+    for (const auto& point : (multi_node ? entry.second.net : entry.second.node_user).points())
+      sizes.push_back(point.first);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   for (const bool library_memory : multi_node ? std::vector<bool>{true} : std::vector<bool>{false, true})

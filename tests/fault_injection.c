@@ -172,7 +172,8 @@ static void stale(const char* algorithm) {
   check(error_class_of(MPIX_Start((MPIX_Request*)(void*)other)) == MPI_ERR_REQUEST,
         "MPIX_Start on an MPIX_Info is not MPI_ERR_REQUEST");
   MPIX_Comm* not_a_comm = (MPIX_Comm*)(void*)other;
-  check(error_class_of(MPIX_Comm_free(&not_a_comm)) == MPI_ERR_COMM, "MPIX_Comm_free on an MPIX_Info is not MPI_ERR_COMM");
+  check(error_class_of(MPIX_Comm_free(&not_a_comm)) == MPI_ERR_COMM,
+        "MPIX_Comm_free on an MPIX_Info is not MPI_ERR_COMM");
   check(MPIX_Info_free(&other) == MPI_SUCCESS, "the info was freed as a communicator");
   MPIX_Info* info = forcing(algorithm);
   MPIX_Info* dangling_info = info;

@@ -232,7 +232,8 @@ class Alltoallv {
   Alltoallv(const T* sendbuf, const std::vector<int>& sendcounts, const std::vector<int>& sdispls, T* recvbuf,
             const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
             const Info* info = nullptr) {
-    const int bad = first_ranks_where({short_arrays_here(comm, sendcounts, sdispls, recvcounts, rdispls), false}, comm)[0];
+    const bool short_arrays_on_this_rank = short_arrays_here(comm, sendcounts, sdispls, recvcounts, rdispls);
+    const int bad = first_ranks_where({short_arrays_on_this_rank, false}, comm)[0];
     if (bad >= 0) throw_on_every_rank(comm, bad, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
     init(sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf, recvcounts.data(), rdispls.data(),
          datatype<T>(), comm, info);
@@ -247,7 +248,8 @@ class Alltoallv {
     // buffers too small on some rank (judged from the entries there are).
     const bool fits = extent_needed(sendcounts, sdispls) <= send.size() &&
                       extent_needed(recvcounts, rdispls) <= recv.size();
-    const auto [short_arrays, small_buffers] = first_ranks_where({short_arrays_here(comm, sendcounts, sdispls, recvcounts, rdispls), !fits}, comm);
+    const bool short_arrays_on_this_rank = short_arrays_here(comm, sendcounts, sdispls, recvcounts, rdispls);
+    const auto [short_arrays, small_buffers] = first_ranks_where({short_arrays_on_this_rank, !fits}, comm);
     if (short_arrays >= 0)
       throw_on_every_rank(comm, short_arrays, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
     if (small_buffers >= 0)
