@@ -6,6 +6,22 @@
 
 namespace mpix {
 
+WindowPool::Entry receive_window(const AlltoallvArgs& args, MPI_Aint window_bytes) {
+  // One window per buffer serves every path: MPICH slows its RMA into a
+  // buffer to ~1 GB/s while a second window over it lives, so the MPI-only
+  // algorithms force the MPI path per put instead of owning a window of
+  // their own.
+  const PooledWindowKey key = PooledWindowKey::of(args.recvbuf, window_bytes);
+  WindowPool::Entry pooled = args.window_pool->take(key, args.comm->global());
+  if (pooled.window) return pooled;
+  void* base = args.recvbuf;
+  pooled.key = key;
+  pooled.id = args.window_pool->next_id();
+  pooled.window = std::make_shared<Window>(Window::Kind::created, &base, window_bytes, 1, 1, args.comm,
+                                           args.comm->config());
+  return pooled;
+}
+
 RmaAlltoallv::RmaAlltoallv(const AlltoallvArgs& args, Path path)
     : args_(args), plan_(PutPlan::make(args_)), path_(path), send_base_(static_cast<const char*>(args_.sendbuf)) {
   if (args_.in_place) {
@@ -14,18 +30,7 @@ RmaAlltoallv::RmaAlltoallv(const AlltoallvArgs& args, Path path)
     in_place_copy_.resize(static_cast<std::size_t>(plan_.send_extent_bytes));
     send_base_ = in_place_copy_.data();
   }
-  // One window per buffer serves every path: MPICH slows its RMA into a
-  // buffer to ~1 GB/s while a second window over it lives (2 MiB puts:
-  // ~2000 us instead of ~450 us), so the MPI-only algorithms force the MPI
-  // path per put instead of owning a window of their own.
-  const PooledWindowKey key = PooledWindowKey::of(args_.recvbuf, plan_.window_bytes);
-  pooled_ = args_.window_pool->take(key, args_.comm->global());
-  if (pooled_.window) return;
-  void* base = args_.recvbuf;
-  pooled_.key = key;
-  pooled_.id = args_.window_pool->next_id();
-  pooled_.window = std::make_shared<Window>(Window::Kind::created, &base, plan_.window_bytes, 1, 1, args_.comm,
-                                            args_.comm->config());
+  pooled_ = receive_window(args_, plan_.window_bytes);
 }
 
 RmaAlltoallv::~RmaAlltoallv() { args_.window_pool->give_back(std::move(pooled_)); }

@@ -18,6 +18,11 @@
 
 namespace mpix {
 
+// The window over this rank's receive buffer (window_bytes of it) that an
+// algorithm putting into receive buffers uses: the communicator's pooled
+// one when every rank holds it, else one created now. Collective.
+WindowPool::Entry receive_window(const AlltoallvArgs& args, MPI_Aint window_bytes);
+
 class RmaAlltoallv : public PersistentOperation {
  public:
   // mpi_only: every target through MPI RMA (the paper's algorithms);

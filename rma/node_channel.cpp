@@ -254,8 +254,8 @@ bool NodeChannel::progress(Incoming& m) {
   return true;
 }
 
-void NodeChannel::pause(unsigned& polls) const {
-  if (polls < static_cast<unsigned>(settings_.spin_polls)) {
+void spin_then_yield(unsigned& polls, int spin_polls) {
+  if (polls < static_cast<unsigned>(spin_polls)) {
     ++polls;
     cpu_relax();
   } else {

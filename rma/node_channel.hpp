@@ -113,9 +113,6 @@ class NodeChannel {
   bool progress(Outgoing& m);
   bool progress(Incoming& m);
 
-  // One poll of a wait loop: spins for the first polls, then yields.
-  void pause(unsigned& polls) const;
-
   // Where a process may run this transport: pidfd_getfd and CMA work here.
   // Empty if it can; otherwise why not.
   static std::string unavailable_reason();
@@ -136,6 +133,10 @@ class NodeChannel {
   // have taken from its ring into mine.
   std::vector<std::uint64_t> sent_chunks_, seen_consumed_, received_chunks_;
 };
+
+// One poll of a wait loop: spin_polls polls spin, later ones yield the core
+// (oversubscribed ranks must let the peer they wait for run).
+void spin_then_yield(unsigned& polls, int spin_polls);
 
 // Channels kept by a communicator after their request is freed, so that a
 // re-init creates nothing. One pool per MPIX_Comm. A channel carries ring

@@ -77,6 +77,10 @@ class Window {
   void put(const WinSettings& s, const Transfer& t);
   void get(const WinSettings& s, const Transfer& t);
   void accumulate(const WinSettings& s, const Transfer& t, MPI_Op op);
+  // MPI_Get_accumulate: the target's old contents (target_count elements of
+  // target_type) into result, then op with t's origin (ignored for
+  // MPI_NO_OP, an atomic read). Always the MPI path, as accumulate.
+  void get_accumulate(const WinSettings& s, const Transfer& t, void* result, MPI_Op op);
   // Moves t by route (memory-handle windows choose their own); for the MPI
   // path, t.disp counts the target's disp_units (mpi_displacement makes it
   // MPI's byte displacement).

@@ -120,9 +120,16 @@ void check_launches_match(const std::vector<TuningParameters>& launches) {
 TuningParameters merge_launches(const std::vector<TuningParameters>& launches, int messages) {
   check_launches_match(launches);
   TuningParameters merged = launches.front();
-  std::vector<std::string> names;
-  for (const auto& entry : merged.algorithms) names.push_back(entry.first);
-  auto across = [&](auto number) {
+  // Per setting, the algorithms measured in it (an algorithm new to a
+  // tuning file is measured on one node before it is across nodes); the
+  // launches agree on which (check_launches_match).
+  auto measured_in = [&](MessageCurve AlgorithmParameters::*peer) {
+    std::vector<std::string> names;
+    for (const auto& [name, parameters] : merged.algorithms)
+      if (!(parameters.*peer).empty()) names.push_back(name);
+    return names;
+  };
+  auto across = [&](const std::vector<std::string>& names, auto number) {
     std::vector<std::vector<double>> table;
     for (const TuningParameters& launch : launches) {
       std::vector<double> row;
@@ -131,13 +138,18 @@ TuningParameters merge_launches(const std::vector<TuningParameters>& launches, i
     }
     return table;
   };
-  for (FixedCosts AlgorithmParameters::*fixed : {&AlgorithmParameters::one_node, &AlgorithmParameters::multi_node})
+  for (const Setting& s : {settings[0], settings[2]}) {
+    const std::vector<std::string> names = measured_in(s.peer);
+    if (names.empty()) continue;
     for (double FixedCosts::*number : fixed_numbers) {
       const std::vector<double> values =
-          ratio_median(across([&](const AlgorithmParameters& p) { return (p.*fixed).*number; }));
-      for (std::size_t a = 0; a < names.size(); ++a) (merged.algorithms[names[a]].*fixed).*number = values[a];
+          ratio_median(across(names, [&](const AlgorithmParameters& p) { return (p.*s.fixed).*number; }));
+      for (std::size_t a = 0; a < names.size(); ++a) (merged.algorithms[names[a]].*s.fixed).*number = values[a];
     }
+  }
   for (const Setting& s : settings) {
+    const std::vector<std::string> names = measured_in(s.peer);
+    if (names.empty()) continue;
     const std::vector<double> sizes = sizes_of(launches.front().algorithms.at(names.front()).*s.peer);
     std::vector<SettingTimings> timings(names.size());
     for (std::size_t a = 0; a < names.size(); ++a) timings[a].sync_us = (merged.algorithms[names[a]].*s.fixed).sync_us;
@@ -147,15 +159,14 @@ TuningParameters merge_launches(const std::vector<TuningParameters>& launches, i
       auto peers = [&](const AlgorithmParameters& p) {
         return (p.*s.fixed).sync_us + messages * (p.*s.peer).points()[i].second;
       };
-      const std::vector<double> merged_peers = ratio_median(across(peers));
-      const std::vector<double> merged_all =
-          ratio_median(across([&](const AlgorithmParameters& p) { return peers(p) + (p.*s.self).points()[i].second; }));
+      const std::vector<double> merged_peers = ratio_median(across(names, peers));
+      const std::vector<double> merged_all = ratio_median(
+          across(names, [&](const AlgorithmParameters& p) { return peers(p) + (p.*s.self).points()[i].second; }));
       for (std::size_t a = 0; a < names.size(); ++a) {
         timings[a].peers_us.push_back(merged_peers[a]);
         timings[a].all_us.push_back(merged_all[a]);
       }
     }
-    if (sizes.empty()) continue;
     for (std::size_t a = 0; a < names.size(); ++a) {
       const FittedCurves fitted = fit_curves(sizes, timings[a], messages);
       merged.algorithms[names[a]].*s.peer = fitted.peer;

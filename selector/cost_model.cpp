@@ -47,6 +47,12 @@ const MessageCurve& self_curve(const AlgorithmParameters& parameters, const Patt
 
 }  // namespace
 
+bool measured_for(const AlgorithmParameters& parameters, const PatternSummary& pattern) {
+  const MessageCurve& node = pattern.library_memory ? parameters.node : parameters.node_user;
+  if (pattern.nodes > 1) return !parameters.net.empty() && (pattern.node_messages == 0 || !node.empty());
+  return !node.empty();
+}
+
 CostPrediction predict_cost(const AlgorithmParameters& parameters, const PatternSummary& pattern,
                             int calibration_ranks, bool window_pooled) {
   const MessageCurve& node = pattern.library_memory ? parameters.node : parameters.node_user;

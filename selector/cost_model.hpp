@@ -82,6 +82,10 @@ struct CostPrediction {
   double t_iter_us = 0;
 };
 
+// Whether the curves predict_cost reads for pattern were measured (a tuning
+// file may hold an algorithm calibrated on one node only).
+bool measured_for(const AlgorithmParameters& parameters, const PatternSummary& pattern);
+
 // window_pooled: every rank's pool holds the window this request needs.
 CostPrediction predict_cost(const AlgorithmParameters& parameters, const PatternSummary& pattern,
                             int calibration_ranks, bool window_pooled);

@@ -52,6 +52,9 @@ Selection select_algorithm(const SelectionInputs& inputs, const TuningParameters
       p.why_not = "cannot run these arguments";
     else if (measured == parameters.algorithms.end())
       p.why_not = "no measured parameters (run mpix_tune)";
+    else if (!measured_for(measured->second, inputs.pattern))
+      p.why_not = std::string("not measured ") + (inputs.pattern.nodes > 1 ? "across nodes" : "on one node") +
+                  " (run mpix_tune there)";
     else {
       p.eligible = true;
       p.cost = predict_cost(measured->second, inputs.pattern, parameters.calibration_ranks, inputs.window_pooled);

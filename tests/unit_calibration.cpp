@@ -149,6 +149,30 @@ TEST(MergeLaunches, KeepsEachLaunchsRatiosAcrossLevelsAndSplits) {
   EXPECT_NEAR(merged.algorithms.at("slow").one_node.init_us, 50.0, 1e-9);
 }
 
+TEST(MergeLaunches, AnAlgorithmMeasuredOnOneNodeOnlyStaysUnmeasuredAcrossNodes) {
+  // A new algorithm's first calibration: one-node launches carry the other
+  // algorithms' off-node parameters and nothing for it.
+  auto one_node_only = [](TuningParameters t) {
+    AlgorithmParameters& fresh = t.algorithms.at("fast");
+    fresh.multi_node = {};
+    fresh.net = fresh.multi_node_self = MessageCurve();
+    return t;
+  };
+  const TuningParameters merged = mpix::merge_launches(
+      {one_node_only(launch(0.0, 10.0, 9.0, 1.0)), one_node_only(launch(2.0, 5.0, 12.0, 1.4))}, 1);
+  const AlgorithmParameters& fresh = merged.algorithms.at("fast");
+  EXPECT_TRUE(fresh.net.empty());
+  EXPECT_TRUE(fresh.multi_node_self.empty());
+  EXPECT_EQ(fresh.multi_node.sync_us, 0.0);
+  const AlgorithmParameters& slow = merged.algorithms.at("slow");
+  // Alone across nodes, 'slow' merges to the median of its 20 and 28 us.
+  EXPECT_NEAR(slow.multi_node.sync_us + slow.net.at(4096) + slow.multi_node_self.at(4096), 24.0, 1e-9);
+  EXPECT_NEAR((fresh.one_node.sync_us + fresh.node.at(4096) + fresh.self.at(4096)) /
+                  (slow.one_node.sync_us + slow.node.at(4096) + slow.self.at(4096)),
+              0.95, 1e-9);
+  EXPECT_TRUE(mpix::sanity_problems(merged).empty());
+}
+
 TEST(MergeLaunches, RefusesLaunchesThatDoNotMatch) {
   TuningParameters other = launch(1, 1, 1, 1);
   other.algorithms.erase("slow");

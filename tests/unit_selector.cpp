@@ -116,6 +116,22 @@ TEST(Selector, NeverChoosesAnExcludedRefusedOrUnmeasuredAlgorithm) {
   EXPECT_THROW(mpix::select_algorithm(in, parameters()), std::invalid_argument);
 }
 
+TEST(Selector, RunsAnAlgorithmOnlyWhereItWasMeasured) {
+  // fast_iter calibrated on one node only: its off-node curve is empty.
+  mpix::TuningParameters t = parameters();
+  t.algorithms["fast_iter"].net = MessageCurve();
+  auto in = inputs(65536, 10000);
+  EXPECT_EQ(mpix::select_algorithm(in, t).choice().name, "fast_iter");
+  in.pattern.nodes = 2;
+  in.pattern.node_messages = 0;
+  in.pattern.net_messages = 1;
+  in.pattern.net_bytes = 65536;
+  const auto s = mpix::select_algorithm(in, t);
+  EXPECT_EQ(s.choice().name, "cheap_init");
+  EXPECT_FALSE(s.predictions[1].eligible);
+  EXPECT_EQ(s.predictions[1].why_not, "not measured across nodes (run mpix_tune there)");
+}
+
 TEST(Selector, ExplainsEveryCandidate) {
   auto in = inputs(8, 10000);
   in.candidates[0].excluded = true;

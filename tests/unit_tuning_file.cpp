@@ -98,8 +98,8 @@ TEST(TuningFile, NonsenseNumbersAreRefusedWithTheirLineAndKey) {
   EXPECT_NE(e.find("key 'calibration_ranks': expected an integer in [1, "), std::string::npos) << e;
   e = error_of(std::string(header) + " \"calibration_ranks\": 2.5\n}");
   EXPECT_NE(e.find("key 'calibration_ranks': expected an integer"), std::string::npos) << e;
-  e = error_of(algorithms("  \"lock\": {\"node_us\": []}"));
-  EXPECT_NE(e.find("key 'algorithms.lock.node_us': expected a non-empty array"), std::string::npos) << e;
+  e = error_of(algorithms("  \"lock\": {\"node_us\": {}}"));
+  EXPECT_NE(e.find("key 'algorithms.lock.node_us': expected an array"), std::string::npos) << e;
   e = error_of(std::string(header) + " \"loop\": \"sometimes\"\n}");
   EXPECT_NE(e.find("key 'loop'"), std::string::npos) << e;
 }

@@ -1,0 +1,76 @@
+// The on-node half of the barrier-free Alltoallv algorithms (channel,
+// channel_put_flag): every block between ranks of one node travels through
+// the node channel (rma/node_channel.hpp), pair by pair, and the block to
+// itself is one local copy. The algorithms differ only in how their
+// off-node blocks travel, which they run next to this.
+//
+// The user's guarantees hold without a barrier: nothing is written into
+// this rank's receive buffer except by this rank, inside its own Start..Wait
+// (on-node receivers copy out); the send buffer is only read inside
+// Start..Wait (chunks are copied into the ring; a block sent by reference is
+// released by the receiver's consumed counter, which the sender waits for).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectives/alltoallv_args.hpp"
+#include "rma/node_channel.hpp"
+#include "rma/peer_memory.hpp"
+
+namespace mpix {
+
+class NodeExchange {
+ public:
+  // Collective over the node (when it has other ranks): takes a channel from
+  // the communicator's pool and learns how to reach each node peer's send
+  // buffer. args must outlive this object; its buffers are read at Start.
+  explicit NodeExchange(const AlltoallvArgs& args);
+  // Why these arguments cannot travel this way, or nothing: contiguous
+  // datatypes, and a kernel that lets node peers reach each other.
+  static std::optional<std::string> unsupported(const AlltoallvArgs& args);
+  ~NodeExchange();
+  NodeExchange(const NodeExchange&) = delete;
+  NodeExchange& operator=(const NodeExchange&) = delete;
+
+  // Where this rank's send blocks are during an iteration: the send buffer,
+  // or with MPI_IN_PLACE the copy taken at Start (sources write into
+  // recvbuf while this rank still sends from it).
+  const char* send_base() const;
+  // After args' buffers moved (buffers_move): every path is a pointer this
+  // rank set up itself, so moving them is local.
+  void buffers_moved(const char* old_send_base, char* old_recv);
+
+  // Start, in two steps so that the caller can put its off-node transfers
+  // in flight between them: take the in-place copy of the send blocks; then
+  // the self copy and the first chunks for node peers.
+  void take_send_blocks();
+  void start();
+  // Moves what it can without waiting; true once every on-node block of
+  // this iteration has left and arrived.
+  bool progress();
+  // One poll of a wait loop: spins a while, then yields the core.
+  void pause(unsigned& polls) const;
+  bool has_node_peers() const { return channel_.channel != nullptr; }
+
+ private:
+  bool publish_send_buffer(const char* send, std::size_t bytes);
+
+  const AlltoallvArgs& args_;
+  std::shared_ptr<ChannelPool> pool_;
+  ChannelPool::Entry channel_;
+  ChannelSettings settings_;
+  std::vector<char> in_place_copy_;
+  const char* self_from_ = nullptr;
+  char* self_to_ = nullptr;
+  std::size_t self_bytes_ = 0;
+  std::vector<NodeChannel::Outgoing> outgoing_;
+  std::vector<NodeChannel::Incoming> incoming_;
+  std::vector<DirectPath> send_buffers_;  // per node rank: how to reach its send buffer
+  std::size_t pending_out_ = 0, pending_in_ = 0;
+};
+
+}  // namespace mpix
