@@ -15,7 +15,6 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/node_exchange.hpp"
-#include "collectives/put_plan.hpp"
 #include "src/error.hpp"
 
 namespace mpix {
