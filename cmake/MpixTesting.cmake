@@ -14,13 +14,13 @@ endfunction()
 
 # mpix_register_mpi_test(<test-name> <target> [RANKS ...] [ENVIRONMENT ...])
 function(mpix_register_mpi_test test target)
-  cmake_parse_arguments(T "" "" "RANKS;ENVIRONMENT" ${ARGN})
+  cmake_parse_arguments(T "" "" "RANKS;ENVIRONMENT;ARGS" ${ARGN})
   if(NOT T_RANKS)
     set(T_RANKS 2 3 4)
   endif()
   foreach(n IN LISTS T_RANKS)
     add_test(NAME ${test}.${n}ranks
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} $<TARGET_FILE:${target}>)
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} $<TARGET_FILE:${target}> ${T_ARGS})
     # LSan must not report MPICH/UCX/hwloc internals, suppressed by library
     # name; hwloc allocates from plugins it unloads again, so only a full
     # unwind reaches the libhwloc frame that names them.

@@ -153,7 +153,6 @@ void Window::accumulate(const WinSettings& s, const Transfer& t, MPI_Op op) {
 
 void Window::get_accumulate(const WinSettings& s, const Transfer& t, void* result, MPI_Op op) {
   route_of(t);
-  if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "op is MPI_OP_NULL");
   before_operation(s, t.target);
   mpi_check(MPI_Get_accumulate(t.origin, t.origin_count, t.origin_type, result, t.target_count, t.target_type,
                                t.target, mpi_displacement(t), t.target_count, t.target_type, op, mpi_window(s)),
