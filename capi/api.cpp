@@ -11,6 +11,7 @@
 
 #include "collectives/alltoallv_init.hpp"
 #include "collectives/tuning_parameters.hpp"
+#include "rma/node_channel.hpp"
 #include "src/agree.hpp"
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
@@ -75,6 +76,7 @@ void log_layout(const mpix::Comm& comm) {
   for (int r = 0; r < comm.size(); ++r) nodes += (r ? " " : "") + std::to_string(comm.node_of(r));
   std::fprintf(stderr, "mpix-rma: communicator of %d ranks on %d nodes; node of each rank: %s\n", comm.size(),
                comm.num_nodes(), nodes.c_str());
+  std::fprintf(stderr, "mpix-rma: %s\n", mpix::ChannelSettings::waiting_summary(comm).c_str());
 }
 
 }  // namespace
@@ -83,7 +85,9 @@ namespace mpix {
 
 MPIX_Comm* comm_init(MPI_Comm comm, const Config& config) {
   auto made = std::make_unique<MPIX_Comm>(std::make_shared<const Comm>(comm, config));
-  if (made->comm->rank() == 0 && config.verbose >= 2) log_layout(*made->comm);
+  const Comm& made_comm = *made->comm;
+  if (made_comm.rank() == 0 && (config.verbose >= 2 || (config.verbose >= 1 && made_comm.oversubscribed())))
+    log_layout(made_comm);
   return Library::get().adopt(std::move(made));
 }
 
@@ -151,6 +155,12 @@ int MPIX_Comm_init(MPIX_Comm** xcomm, MPI_Comm comm) {
   return guarded(__func__, comm, [&] {
     require(xcomm != nullptr, MPI_ERR_ARG, "xcomm is NULL");
     require(comm != MPI_COMM_NULL, MPI_ERR_COMM, "comm is MPI_COMM_NULL");
+    // Before any collective: the agreement below is an intracommunicator
+    // reduction that MPI rejects on an intercommunicator with its own,
+    // unrelated error. Every rank of an intercommunicator sees it as one.
+    int inter = 0;
+    mpix::mpi_check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
+    require(!inter, MPI_ERR_COMM, "comm is an intercommunicator; only intracommunicators are supported");
     Library& library = Library::get();
     mpix::Config config;
     // A bad MPIX_* value is the same error on every rank, so none proceeds.

@@ -9,7 +9,7 @@
 namespace mpix {
 
 NodeExchange::NodeExchange(const AlltoallvArgs& args)
-    : args_(args), pool_(args.channel_pool), settings_(ChannelSettings::of(args.comm->config())) {
+    : args_(args), pool_(args.channel_pool), settings_(ChannelSettings::of(*args.comm)) {
   const Comm& comm = *args_.comm;
   const int n = comm.size(), me = comm.rank();
   const MPI_Aint send_extent = args_.send_layout.extent, recv_extent = args_.recv_layout.extent;
@@ -17,14 +17,15 @@ NodeExchange::NodeExchange(const AlltoallvArgs& args)
   if (args_.in_place) in_place_copy_.resize(send_span);
   const char* send = send_base();
   char* recv = static_cast<char*>(args_.recvbuf);
-  bool mapped_send = false;  // node peers reach my send blocks by load/store
+  bool mapped_send = false;  // my send buffer is MPIX_Alloc_mem memory
+  std::vector<int> reaches_mine;  // per node rank: it can read my send buffer
   if (comm.node_size() > 1) {
     std::size_t largest = 0;  // of the blocks node peers send this rank
     for (int source = 0; source < n; ++source)
       if (source != me && comm.same_node(source))
         largest = std::max(largest, static_cast<std::size_t>(args_.recv_bytes(source)));
     channel_ = pool_->take(comm, settings_, largest);
-    mapped_send = publish_send_buffer(send, send_span);
+    mapped_send = publish_send_buffer(send, send_span, reaches_mine);
   }
 
   self_bytes_ = static_cast<std::size_t>(args_.send_bytes(me));
@@ -41,8 +42,10 @@ NodeExchange::NodeExchange(const AlltoallvArgs& args)
     if (comm.same_node(target) && args_.send_bytes(target) > 0) {
       const char* block = send + args_.sdispls[target] * send_extent;
       const std::size_t bytes = static_cast<std::size_t>(args_.send_bytes(target));
-      outgoing_.push_back(channel_.channel->outgoing(comm.node_rank_of(target), block, bytes,
-                                                     threshold > 0 && bytes >= threshold,
+      const int peer = comm.node_rank_of(target);
+      const bool reachable = reaches_mine[static_cast<std::size_t>(peer)] != 0;
+      outgoing_.push_back(channel_.channel->outgoing(peer, block, bytes,
+                                                     reachable && threshold > 0 && bytes >= threshold,
                                                      static_cast<std::size_t>(block - send)));
     }
     if (comm.same_node(source) && args_.recv_bytes(source) > 0) {
@@ -107,19 +110,27 @@ bool NodeExchange::progress() {
 void NodeExchange::pause(unsigned& polls) const { spin_then_yield(polls, settings_.spin_polls); }
 
 // Collective over the node: every rank learns how it reaches each node
-// peer's send buffer, for blocks sent by reference. True if mine is
+// peer's send buffer, for blocks sent by reference, and tells each peer
+// whether it can (reaches_mine: which peers read mine; a block goes by
+// reference only to them, the others get it staged). True if mine is
 // MPIX_Alloc_mem memory, which peers map and copy from by load/store (a peer
 // whose mapping fails falls back to CMA, slower but correct).
-bool NodeExchange::publish_send_buffer(const char* send, std::size_t bytes) {
+bool NodeExchange::publish_send_buffer(const char* send, std::size_t bytes, std::vector<int>& reaches_mine) {
   const Comm& comm = *args_.comm;
-  const PeerMemory mine = PeerMemory::describe(send, bytes);
+  const PtracePeers policy = comm.config().ptrace_peers;
+  const PeerMemory mine = PeerMemory::describe(send, bytes, policy);
   std::vector<PeerMemory> all(static_cast<std::size_t>(comm.node_size()));
   mpi_check(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm.node()),
             "MPI_Allgather");
   send_buffers_.resize(all.size());
+  std::vector<int> reach(all.size(), 0);
   for (std::size_t p = 0; p < all.size(); ++p)
-    if (static_cast<int>(p) != comm.node_rank())
-      send_buffers_[p] = choose_direct_path(all[p], false, NodePath::automatic);
+    if (static_cast<int>(p) != comm.node_rank()) {
+      send_buffers_[p] = choose_direct_path(all[p], false, NodePath::automatic, policy);
+      reach[p] = send_buffers_[p].target.mode != DirectTarget::Mode::none ? 1 : 0;
+    }
+  reaches_mine.assign(all.size(), 0);
+  mpi_check(MPI_Alltoall(reach.data(), 1, MPI_INT, reaches_mine.data(), 1, MPI_INT, comm.node()), "MPI_Alltoall");
   return mine.segment_fd >= 0;
 }
 

@@ -57,7 +57,7 @@ class NodeExchange {
   bool has_node_peers() const { return channel_.channel != nullptr; }
 
  private:
-  bool publish_send_buffer(const char* send, std::size_t bytes);
+  bool publish_send_buffer(const char* send, std::size_t bytes, std::vector<int>& reaches_mine);
 
   const AlltoallvArgs& args_;
   std::shared_ptr<ChannelPool> pool_;

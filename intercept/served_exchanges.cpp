@@ -117,8 +117,12 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     if (a[slots + slot] == 0) return serve(entries_[slot], sendbuf, recvbuf);
   if (a[matched_any]) ++counters_.agreement_misses;
 
+  // Whatever MPI_Alltoallv returned on this rank, the bookkeeping below
+  // runs from agreed values only: a rank whose call failed (a truncating
+  // receive under MPI_ERRORS_RETURN) keeps the shared clock with the others,
+  // or it would meet them next in a different collective. An admission over
+  // arguments MPI rejected fails in MPIX_Alltoallv_init, on every rank.
   const int rc = pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
-  if (rc != MPI_SUCCESS) return rc;
   const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
   if (!worth_it)
     back_off(max_skip);  // too small, or some rank cannot be served: rarely worth a look

@@ -59,7 +59,8 @@ bool cma_reachable(pid_t pid, std::uintptr_t address, std::string& why) {
   return false;
 }
 
-void allow_cma_from_peers() {
+void allow_cma_from_peers(PtracePeers policy) {
+  if (policy != PtracePeers::widen) return;
 #ifdef PR_SET_PTRACER
   // Without Yama this fails harmlessly; with Yama scope 1 it is required.
   prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);

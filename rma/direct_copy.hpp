@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string>
 
+#include "src/config.hpp"
+
 namespace mpix {
 
 struct DirectTarget {
@@ -28,8 +30,9 @@ struct DirectTarget {
 // On failure, why names the reason (ptrace policy, container, ...).
 bool cma_reachable(pid_t pid, std::uintptr_t address, std::string& why);
 
-// Lets processes of the same user attach with CMA under Yama ptrace policy.
-void allow_cma_from_peers();
+// Lets processes of the same user attach with CMA under Yama ptrace policy,
+// where the configuration says to widen ptrace access (MPIX_PTRACE_PEERS).
+void allow_cma_from_peers(PtracePeers policy);
 
 // An address in this process that peers may probe with cma_reachable.
 std::uintptr_t cma_probe_address();

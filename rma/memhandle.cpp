@@ -82,13 +82,13 @@ class MemhandleWin final : public WinHandle {
     const bool self = owner == parent_->rank();
     if (self) {
       live_ = NodeMemory::get().table() + handle_.slot;
-    } else if (parent_->same_node(owner)) {
+    } else if (parent_->same_node(owner) && parent_->ptrace_peers() != PtracePeers::off) {
       std::string why;
       const auto* table = NodeMemory::get().peer_table(static_cast<pid_t>(handle_.memory.pid), handle_.table_fd, why);
       if (table != nullptr) live_ = table + handle_.slot;
     }
     if (!parent_->same_node(owner)) return;
-    DirectPath path = choose_direct_path(handle_.memory, self, parent_->node_path());
+    DirectPath path = choose_direct_path(handle_.memory, self, parent_->node_path(), parent_->ptrace_peers());
     direct_ = path.target;
     segment_ = std::move(path.segment);
     path_ = path_name(direct_.mode);
@@ -149,7 +149,7 @@ MemhandleData create_memhandle(Window& parent, void* base, MPI_Aint size) {
   h.owner = parent.rank();
   h.size = static_cast<std::uint64_t>(size);
   h.table_fd = memory.table_fd();
-  h.memory = PeerMemory::describe(base, static_cast<std::size_t>(size));
+  h.memory = PeerMemory::describe(base, static_cast<std::size_t>(size), parent.ptrace_peers());
   parent.attach(base, size);
   const HandleSlot slot = memory.open_handle();
   h.slot = slot.index;

@@ -2,8 +2,6 @@
 
 #include <sched.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "rma/direct_copy.hpp"
+#include "rma/descriptor_passing.hpp"
 #include "src/error.hpp"
 
 namespace mpix {
@@ -47,23 +45,33 @@ inline void cpu_relax() {
 
 // The numbers a rank publishes once, at creation.
 struct Published {
-  long long pid;
-  long long fd;
-  long long segment_bytes;
+  long long segment_bytes;  // 0: it has no segment (creation failed)
   long long stride;
   long long slots;
 };
 
 }  // namespace
 
-ChannelSettings ChannelSettings::of(const Config& config) {
+ChannelSettings ChannelSettings::of(const Comm& comm) {
+  const Config& config = comm.config();
   ChannelSettings s;
   s.chunk_bytes = static_cast<std::size_t>(config.channel_chunk_bytes);
   s.staging_bytes = static_cast<std::size_t>(config.channel_staging_bytes);
   s.single_copy_bytes = static_cast<std::size_t>(config.channel_single_copy_bytes);
-  s.cma_bytes = static_cast<std::size_t>(config.channel_cma_bytes);
-  s.spin_polls = config.channel_spin_polls;
+  s.cma_bytes = config.ptrace_peers == PtracePeers::off ? 0 : static_cast<std::size_t>(config.channel_cma_bytes);
+  s.spin_polls = config.channel_spin_polls >= 0 ? config.channel_spin_polls
+                 : comm.oversubscribed()        ? 0
+                                                : default_spin_polls;
   return s;
+}
+
+std::string ChannelSettings::waiting_summary(const Comm& comm) {
+  const int spin = of(comm).spin_polls;
+  return std::to_string(comm.machine_ranks()) + " rank(s) on this machine, " + std::to_string(comm.machine_cores()) +
+         " core(s) their affinity allows" + (comm.oversubscribed() ? " (oversubscribed)" : "") +
+         ": node-channel waits " +
+         (spin == 0 ? std::string("yield the core at once") : "spin " + std::to_string(spin) + " polls, then yield") +
+         (comm.config().channel_spin_polls < 0 ? " (MPIX_CHANNEL_SPIN=auto)" : " (MPIX_CHANNEL_SPIN)");
 }
 
 struct NodeChannel::Ring {
@@ -108,43 +116,47 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std:
   const std::size_t segment_bytes = std::max<std::size_t>(line, peers * Ring::bytes(stride, slots));
 
   std::optional<Error> failure;
-  Published mine{getpid(), -1, static_cast<long long>(segment_bytes), static_cast<long long>(stride),
-                 static_cast<long long>(slots)};
+  Published mine{0, static_cast<long long>(stride), static_cast<long long>(slots)};
   try {
     if (peers > 0) {
-      allow_cma_from_peers();
       // Populated now: the rings' first pass would otherwise fault on every
       // page, on both sides, and look like a slow algorithm to auto's probe.
       segment_ = std::make_unique<SharedSegment>(segment_bytes, "mpix-node-channel", true);
-      mine.fd = segment_->fd();
+      mine.segment_bytes = static_cast<long long>(segment_bytes);
     }
   } catch (const Error& e) {
     failure = e;
   }
   std::vector<Published> all(static_cast<std::size_t>(node_size_));
-  mpi_check(MPI_Allgather(&mine, 5, MPI_LONG_LONG, all.data(), 5, MPI_LONG_LONG, comm.node()), "MPI_Allgather");
+  mpi_check(MPI_Allgather(&mine, 3, MPI_LONG_LONG, all.data(), 3, MPI_LONG_LONG, comm.node()), "MPI_Allgather");
+  // Every rank hands its segment's descriptor to its node peers (no ptrace
+  // permission needed), maps theirs, and closes the descriptors.
+  SharedDescriptors shared = share_descriptor(comm.node(), segment_ ? segment_->fd() : -1);
+  if (segment_) segment_->close_fd();
 
   peers_.resize(all.size());
   geometry_.resize(all.size());
-  std::string why;
+  std::string why = shared.why;
   for (std::size_t p = 0; p < all.size(); ++p) {
     geometry_[p] = {static_cast<std::size_t>(all[p].stride), static_cast<std::uint64_t>(all[p].slots)};
     if (static_cast<int>(p) == node_rank_ || failure) continue;
-    if (all[p].fd < 0) {
-      why = "node rank " + std::to_string(p) + " could not create its segment";
+    if (all[p].segment_bytes == 0) {
+      if (why.empty()) why = "node rank " + std::to_string(p) + " could not create its segment";
       continue;
     }
-    peers_[p] = std::make_unique<PeerMapping>(static_cast<pid_t>(all[p].pid), static_cast<int>(all[p].fd),
-                                              static_cast<std::size_t>(all[p].segment_bytes), true);
+    if (shared.of[p].get() < 0) continue;  // why says why
+    peers_[p] = std::make_unique<PeerMapping>(shared.of[p].get(), static_cast<std::size_t>(all[p].segment_bytes), true);
     if (!peers_[p]->ok() && why.empty()) why = peers_[p]->why();
   }
+  shared.of.clear();
   if (!failure && !why.empty()) failure.emplace(MPI_ERR_OTHER, "node channel: " + why);
   // Every node peer learns whether the channel works everywhere before any
-  // of them relies on it.
+  // of them relies on it; each reports its own reason.
   int ok = failure ? 0 : 1;
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm.node()), "MPI_Allreduce");
   if (failure) throw *failure;
-  if (!ok) throw Error(MPI_ERR_OTHER, "node channel: a node peer could not map the channel's memory");
+  if (!ok) throw Error(MPI_ERR_OTHER, "node channel: a node peer could not map the channel's memory (its own "
+                                      "error names the reason)");
 
   sent_chunks_.assign(all.size(), 0);
   seen_consumed_.assign(all.size(), 0);
@@ -265,24 +277,12 @@ void spin_then_yield(unsigned& polls, int spin_polls) {
 
 std::string NodeChannel::unavailable_reason() {
   static const std::string reason = [] {
-    // The calls the channel makes on peers, made on this process: a kernel
-    // or seccomp policy without them fails here, before any peer relies on it.
+    // The calls the channel makes, made on this process: a kernel or
+    // seccomp policy without them fails here, before any peer relies on it.
     const int memfd = memfd_create("mpix-channel-probe", MFD_CLOEXEC);
-    if (memfd < 0) return std::string("memfd_create: ") + std::strerror(errno);
-    const int pidfd = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
-    const int copy = pidfd < 0 ? -1 : static_cast<int>(syscall(SYS_pidfd_getfd, pidfd, memfd, 0));
-    std::string why;
-    if (copy < 0) why = std::string(pidfd < 0 ? "pidfd_open: " : "pidfd_getfd: ") + std::strerror(errno);
-    if (copy >= 0) close(copy);
-    if (pidfd >= 0) close(pidfd);
+    if (memfd < 0) return system_error("memfd_create", errno);
     close(memfd);
-    char byte = 0;
-    const char source = 1;
-    iovec l{&byte, 1};
-    iovec r{const_cast<char*>(&source), 1};
-    if (why.empty() && process_vm_readv(getpid(), &l, 1, &r, 1, 0) != 1)
-      why = std::string("process_vm_readv: ") + std::strerror(errno);
-    return why;
+    return descriptor_passing_unavailable();
   }();
   return reason;
 }

@@ -3,8 +3,11 @@
 // read just after Wait), where what can be saved is synchronization, not
 // data movement.
 //
-// Every rank owns one shared segment (memfd, mapped by its node peers) that
-// holds one ring per node peer: the chunks that peer sends it. A ring is a
+// Every rank owns one shared segment (memfd) that holds one ring per node
+// peer: the chunks that peer sends it. Its descriptor reaches the peers over
+// a Unix-domain socket (rma/descriptor_passing.hpp), which needs no ptrace
+// permission between the ranks; once they have mapped it, every descriptor
+// is closed, so a live channel holds mappings but no file descriptor. A ring is a
 // single-producer single-consumer queue:
 //  - slots of a fixed stride; a slot's first cache line carries its sequence
 //    number next to the first bytes of its payload, so a small block and its
@@ -23,7 +26,9 @@
 // and the length) and the receiver copies the block once, straight into its
 // receive buffer, through the path it chose at init for that sender's
 // buffer (load/store from a mapped MPIX_Alloc_mem segment, or CMA), so the
-// data lands in the cache of the core that reads it next. The sender's
+// data lands in the cache of the core that reads it next. Those two paths
+// need ptrace permission; a sender sends by reference only to receivers
+// that reported a path to its buffer, and stages for the others. The sender's
 // buffer is free again once the receiver's consumed counter passes the
 // descriptor. The caller decides per block which way it goes.
 //
@@ -53,7 +58,15 @@ struct ChannelSettings {
   std::size_t cma_bytes = 0;          // other send blocks from this size up go by reference; 0: never
   int spin_polls = 0;                 // polls before a waiting rank yields its core
 
-  static ChannelSettings of(const Config& config);
+  // Spinning while the machine's ranks have a core each: a few microseconds,
+  // longer than a peer's copy of a small block takes.
+  static constexpr int default_spin_polls = 4096;
+  // The communicator's configuration; MPIX_CHANNEL_SPIN=auto decided by
+  // whether its machine is oversubscribed.
+  static ChannelSettings of(const Comm& comm);
+  // For mpix_info and MPIX_VERBOSE: the machine's ranks and cores, and how
+  // waiting ranks behave on this communicator.
+  static std::string waiting_summary(const Comm& comm);
 };
 
 class NodeChannel {
@@ -113,8 +126,8 @@ class NodeChannel {
   bool progress(Outgoing& m);
   bool progress(Incoming& m);
 
-  // Where a process may run this transport: pidfd_getfd and CMA work here.
-  // Empty if it can; otherwise why not.
+  // Where a process may run this transport: memfd segments and Unix-domain
+  // sockets work here. Empty if it can; otherwise why not.
   static std::string unavailable_reason();
 
  private:

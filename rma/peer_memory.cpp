@@ -6,8 +6,8 @@
 
 namespace mpix {
 
-PeerMemory PeerMemory::describe(const void* base, std::size_t size) {
-  allow_cma_from_peers();
+PeerMemory PeerMemory::describe(const void* base, std::size_t size, PtracePeers policy) {
+  allow_cma_from_peers(policy);
   PeerMemory m;
   m.pid = getpid();
   m.address = reinterpret_cast<std::uintptr_t>(base);
@@ -22,13 +22,17 @@ PeerMemory PeerMemory::describe(const void* base, std::size_t size) {
   return m;
 }
 
-DirectPath choose_direct_path(const PeerMemory& peer, bool self, NodePath mode) {
+DirectPath choose_direct_path(const PeerMemory& peer, bool self, NodePath mode, PtracePeers policy) {
   DirectPath path;
   DirectTarget& d = path.target;
   if (mode == NodePath::mpi) return path;
   if (self) {
     d.mode = DirectTarget::Mode::shm;
     d.shm_base = reinterpret_cast<char*>(peer.address);
+    return path;
+  }
+  if (policy == PtracePeers::off) {
+    path.why_not = "MPIX_PTRACE_PEERS=off: no single copy from a node peer's memory";
     return path;
   }
   if (peer.segment_fd >= 0 && mode != NodePath::cma) {

@@ -8,7 +8,8 @@
 //    load/store;
 //  - other memory: a CMA single copy, where the kernel allows it;
 //  - otherwise none: MPI RMA.
-// MPIX_NODE_PATH narrows the choice (shm, cma, mpi).
+// MPIX_NODE_PATH narrows the choice (shm, cma, mpi); MPIX_PTRACE_PEERS=off
+// leaves only the first and the last.
 #pragma once
 
 #include <sys/types.h>
@@ -34,8 +35,9 @@ struct PeerMemory {
   std::uint64_t segment_size = 0;
 
   // This process's memory [base, base + size): locates it in an
-  // MPIX_Alloc_mem segment when it is in one, and allows CMA from peers.
-  static PeerMemory describe(const void* base, std::size_t size);
+  // MPIX_Alloc_mem segment when it is in one, and allows CMA from peers
+  // where the policy widens ptrace access.
+  static PeerMemory describe(const void* base, std::size_t size, PtracePeers policy);
 };
 
 struct DirectPath {
@@ -44,8 +46,9 @@ struct DirectPath {
   std::string why_not;                   // why CMA was refused, when it was tried
 };
 
-// self: the memory is this process's own.
-DirectPath choose_direct_path(const PeerMemory& peer, bool self, NodePath mode);
+// self: the memory is this process's own. With policy off, a peer's memory
+// is never reached by a call that needs ptrace permission.
+DirectPath choose_direct_path(const PeerMemory& peer, bool self, NodePath mode, PtracePeers policy);
 
 // "shm", "cma" or "mpi".
 const char* path_name(DirectTarget::Mode mode);

@@ -19,21 +19,26 @@ int fd_of(int pidfd, int fd) { return static_cast<int>(syscall(SYS_pidfd_getfd, 
 
 SharedSegment::SharedSegment(std::size_t size, const char* name, bool populate) : size_(size) {
   fd_ = memfd_create(name, MFD_CLOEXEC);
-  if (fd_ < 0) throw Error(MPI_ERR_NO_MEM, std::string("memfd_create: ") + std::strerror(errno));
+  if (fd_ < 0) throw Error(MPI_ERR_NO_MEM, system_error("memfd_create", errno));
   void* p = MAP_FAILED;
   if (ftruncate(fd_, static_cast<off_t>(size)) == 0)
     p = mmap(nullptr, size == 0 ? 1 : size, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0), fd_, 0);
   if (p == MAP_FAILED) {
     const int err = errno;
     close(fd_);
-    throw Error(MPI_ERR_NO_MEM, "shared segment of " + std::to_string(size) + " bytes: " + std::strerror(err));
+    throw Error(MPI_ERR_NO_MEM, system_error("shared segment of " + std::to_string(size) + " bytes", err));
   }
   base_ = static_cast<char*>(p);
 }
 
 SharedSegment::~SharedSegment() {
   munmap(base_, size_ == 0 ? 1 : size_);
-  close(fd_);
+  close_fd();
+}
+
+void SharedSegment::close_fd() {
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
 }
 
 PeerMapping::PeerMapping(pid_t pid, int fd, std::size_t size, bool populate) : size_(size) {
@@ -42,17 +47,24 @@ PeerMapping::PeerMapping(pid_t pid, int fd, std::size_t size, bool populate) : s
   const int err = errno;
   if (pidfd >= 0) close(pidfd);
   if (local < 0) {
-    why_ = std::string(pidfd < 0 ? "pidfd_open" : "pidfd_getfd") + " of pid " + std::to_string(pid) + ": " +
-           std::strerror(err);
+    why_ = system_error(std::string(pidfd < 0 ? "pidfd_open" : "pidfd_getfd") + " of pid " + std::to_string(pid), err);
     return;
   }
-  void* p = mmap(nullptr, size == 0 ? 1 : size, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0),
-                 local, 0);
+  map(local, populate, "pid " + std::to_string(pid) + "'s");
+  close(local);
+}
+
+PeerMapping::PeerMapping(int local_fd, std::size_t size, bool populate) : size_(size) {
+  map(local_fd, populate, "a node peer's");
+}
+
+void PeerMapping::map(int local_fd, bool populate, const std::string& whose) {
+  void* p = mmap(nullptr, size_ == 0 ? 1 : size_, PROT_READ | PROT_WRITE, MAP_SHARED | (populate ? MAP_POPULATE : 0),
+                 local_fd, 0);
   if (p == MAP_FAILED)
-    why_ = std::string("mmap of pid ") + std::to_string(pid) + "'s segment: " + std::strerror(errno);
+    why_ = system_error("mmap of " + whose + " segment", errno);
   else
     base_ = static_cast<char*>(p);
-  close(local);
 }
 
 PeerMapping::~PeerMapping() {

@@ -17,11 +17,16 @@ int thread_slot(int slots) {
   return mine % slots;
 }
 
-Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_slots,
-               std::shared_ptr<const Comm> xcomm, const Config& config)
-    : kind_(kind), xcomm_(std::move(xcomm)), cma_min_bytes_(config.cma_min_bytes), node_path_(config.node_path), epoch_(xcomm_->size()) {
+void Window::check_arguments(MPI_Aint size, int disp_unit) {
   if (size < 0) throw Error(MPI_ERR_SIZE, "size = " + std::to_string(size) + " is negative");
   if (disp_unit <= 0) throw Error(MPI_ERR_DISP, "disp_unit = " + std::to_string(disp_unit) + " is not positive");
+}
+
+Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_slots,
+               std::shared_ptr<const Comm> xcomm, const Config& config)
+    : kind_(kind), xcomm_(std::move(xcomm)), cma_min_bytes_(config.cma_min_bytes), node_path_(config.node_path),
+      ptrace_peers_(config.ptrace_peers), epoch_(xcomm_->size()) {
+  check_arguments(size, disp_unit);
   mpi_check(MPI_Comm_dup(xcomm_->global(), comm_.out()), "MPI_Comm_dup");
   mpi_check(MPI_Comm_rank(comm(), &rank_), "MPI_Comm_rank");
   mpi_check(MPI_Comm_group(comm(), group_.out()), "MPI_Comm_group");

@@ -51,8 +51,12 @@ class Window {
   enum class Direction { put, get };
   enum class Kind { created, allocated, dynamic };
 
-  // Collective over comm. thread_slots > 1 makes the window thread-scope
-  // capable. For allocated windows *base receives the memory.
+  // The local argument checks of a window's creation (throws Error), which
+  // callers agree on before any rank enters the constructor's collectives.
+  static void check_arguments(MPI_Aint size, int disp_unit);
+  // Collective over comm; its arguments passed check_arguments on every
+  // rank. thread_slots > 1 makes the window thread-scope capable. For
+  // allocated windows *base receives the memory.
   Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_slots, std::shared_ptr<const Comm> comm,
          const Config& config);
   ~Window();
@@ -127,6 +131,7 @@ class Window {
   std::vector<int> ranks_of(MPI_Group group) const;
   bool same_node(int rank) const { return xcomm_->same_node(rank); }
   NodePath node_path() const { return node_path_; }
+  PtracePeers ptrace_peers() const { return ptrace_peers_; }
   // Whether a transfer of this shape may take direct path d.
   bool direct_eligible(const DirectTarget& d, const TransferShape& shape) const;
   MPI_Win passive_window(const WinSettings& s) const;
@@ -185,6 +190,7 @@ class Window {
   MPI_Aint mpi_lead_ = 0;  // this rank's Remote::mpi_lead
   long cma_min_bytes_ = 0;
   NodePath node_path_ = NodePath::automatic;
+  PtracePeers ptrace_peers_ = PtracePeers::widen;
   Epoch epoch_;
   std::unique_ptr<FlushCounter[]> counters_;  // [slot * size + target]
   std::vector<MPI_Request> post_sends_;

@@ -25,7 +25,8 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
   // Memory-handle windows over a dynamic window may use CMA later: describe
   // allows it whatever the kind.
   const Published mine{kind_ == Kind::dynamic ? -1 : static_cast<long long>(size), disp_unit, mpi_lead_,
-                       PeerMemory::describe(base, kind_ == Kind::dynamic ? 0 : static_cast<std::size_t>(size))};
+                       PeerMemory::describe(base, kind_ == Kind::dynamic ? 0 : static_cast<std::size_t>(size),
+                                            config.ptrace_peers)};
   std::vector<Published> all(n);
   mpi_check(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm()), "MPI_Allgather");
 
@@ -52,7 +53,7 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
     if (r == rank_ && base == nullptr) continue;
     // User memory takes CMA only from MPIX_CMA_MIN_BYTES up (direct_eligible),
     // where one system call beats MPICH's on-node put.
-    DirectPath path = choose_direct_path(all[r].memory, r == rank_, config.node_path);
+    DirectPath path = choose_direct_path(all[r].memory, r == rank_, config.node_path, config.ptrace_peers);
     remote.direct = path.target;
     remote.segment = std::move(path.segment);
     if (why_not.empty()) why_not = path.why_not;

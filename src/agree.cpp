@@ -31,9 +31,13 @@ void agree_on_error(MPI_Comm comm, const std::optional<Error>& local) {
   }
   mpi_check(MPI_Bcast(&wire, static_cast<int>(sizeof wire), MPI_BYTE, first_failing, comm), "MPI_Bcast");
   // A message from an agreement nested inside this one names its rank already.
-  const std::string located = std::strncmp(wire.message, "on rank ", 8) == 0
-                                  ? std::string(wire.message)
-                                  : "on rank " + std::to_string(first_failing) + ": " + wire.message;
+  std::string located = std::strncmp(wire.message, "on rank ", 8) == 0
+                            ? std::string(wire.message)
+                            : "on rank " + std::to_string(first_failing) + ": " + wire.message;
+  // A rank that failed too adds its own reason: resource limits and kernel
+  // refusals differ between ranks, and each rank's log should say its own.
+  if (local && rank != first_failing && located.find("; on this rank: ") == std::string::npos)
+    located += std::string("; on this rank: ") + local->what();
   throw Error(wire.code, located);
 }
 

@@ -15,7 +15,8 @@
 namespace mpix {
 
 // Collective over comm. Returns if no rank passes an error; otherwise every
-// rank throws the error of the lowest failing rank, naming that rank.
+// rank throws the error of the lowest failing rank, naming that rank; a rank
+// that failed as well adds its own reason.
 void agree_on_error(MPI_Comm comm, const std::optional<Error>& local);
 
 // Collective over comm: root's text (mine there) on every rank.

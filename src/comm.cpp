@@ -1,5 +1,10 @@
 #include "src/comm.hpp"
 
+#include <sched.h>
+
+#include <algorithm>
+#include <cstring>
+
 #include "src/error.hpp"
 
 namespace mpix {
@@ -20,6 +25,7 @@ Comm::Comm(MPI_Comm user, Config config) : user_(user), config_(std::move(config
   UniqueComm shared;
   mpi_check(MPI_Comm_split_type(global(), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, shared.out()),
             "MPI_Comm_split_type");
+  count_machine_cores(shared.get());
   if (emulated_node_size > 0) {
     int shared_rank = 0;
     mpi_check(MPI_Comm_rank(shared.get(), &shared_rank), "MPI_Comm_rank");
@@ -54,6 +60,21 @@ Comm::Comm(MPI_Comm user, Config config) : user_(user), config_(std::move(config
 
   mpi_check(MPI_Comm_dup(MPI_COMM_SELF, self_.out()), "MPI_Comm_dup");
   mpi_check(MPI_Comm_set_errhandler(self_.get(), MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+}
+
+void Comm::count_machine_cores(MPI_Comm machine) {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) CPU_ZERO(&mask);
+  // The union over the machine's ranks: a bitwise OR of the masks' bytes.
+  std::vector<unsigned char> bytes(sizeof mask);
+  std::memcpy(bytes.data(), &mask, sizeof mask);
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, bytes.data(), static_cast<int>(bytes.size()), MPI_UNSIGNED_CHAR, MPI_BOR,
+                          machine),
+            "MPI_Allreduce");
+  std::memcpy(&mask, bytes.data(), sizeof mask);
+  mpi_check(MPI_Comm_size(machine, &machine_ranks_), "MPI_Comm_size");
+  machine_cores_ = std::max(1, CPU_COUNT(&mask));
 }
 
 }  // namespace mpix

@@ -40,8 +40,17 @@ class Comm {
   int node_of(int rank) const { return node_of_[rank]; }
   int node_rank_of(int rank) const { return node_rank_of_[rank]; }
   bool same_node(int rank) const { return node_of_[rank] == node_id(); }
+  // The ranks of this process's real shared-memory node (emulated nodes
+  // share its cores) and the CPUs they may run on together (the union of
+  // their affinity masks). More ranks than cores: a waiting rank that spins
+  // holds the core the rank it waits for needs.
+  int machine_ranks() const { return machine_ranks_; }
+  int machine_cores() const { return machine_cores_; }
+  bool oversubscribed() const { return machine_ranks_ > machine_cores_; }
 
  private:
+  void count_machine_cores(MPI_Comm machine);
+
   MPI_Comm user_;
   Config config_;
   UniqueComm global_;
@@ -51,6 +60,8 @@ class Comm {
   std::vector<int> node_of_;       // node id of every rank, ids dense in order of first rank
   std::vector<int> node_rank_of_;  // rank inside its node, of every rank
   std::vector<int> node_sizes_;
+  int machine_ranks_ = 1;
+  int machine_cores_ = 1;
 };
 
 }  // namespace mpix

@@ -42,6 +42,13 @@ NodePath parse_node_path(std::string_view value) {
   throw std::invalid_argument("not one of auto|shm|cma|mpi");
 }
 
+PtracePeers parse_ptrace_peers(std::string_view value) {
+  if (value == "widen") return PtracePeers::widen;
+  if (value == "use") return PtracePeers::use;
+  if (value == "off") return PtracePeers::off;
+  throw std::invalid_argument("not one of widen|use|off");
+}
+
 std::vector<std::string> parse_list(std::string_view value) {
   std::vector<std::string> items;
   std::size_t start = 0;
@@ -133,10 +140,22 @@ const std::vector<VariableSpec> table = {
      "receiver pulls them with one CMA copy (process_vm_readv). 0: always stage (staging measured "
      "faster than CMA at every size up to 2 MiB on the development machines). Per rank.",
      [](std::string_view v, Config& c) { c.channel_cma_bytes = parse_int(v, 0, INT_MAX); }, Scope::per_rank},
-    {"MPIX_CHANNEL_SPIN", "int", "4096", "0..10000000",
-     "Node channel: polls a waiting rank spins before it yields its core on every further poll "
-     "(oversubscribed ranks need the core their peer waits for). Ranks may differ.",
-     [](std::string_view v, Config& c) { c.channel_spin_polls = parse_int(v, 0, 10000000); }, Scope::per_rank},
+    {"MPIX_CHANNEL_SPIN", "int", "auto", "auto or 0..10000000",
+     "Node channel: polls a waiting rank spins before it yields its core on every further poll. auto: "
+     "4096 while the node's ranks have a core each, 0 (yield at once) when they outnumber the cores they "
+     "may run on (their affinity masks together), since a spinning rank then holds the core its peer "
+     "needs. mpix_info and MPIX_VERBOSE=2 show the count. Ranks may differ.",
+     [](std::string_view v, Config& c) { c.channel_spin_polls = v == "auto" ? -1 : parse_int(v, 0, 10000000); },
+     Scope::per_rank},
+    {"MPIX_PTRACE_PEERS", "enum", "widen", "widen|use|off",
+     "Single copies between node peers (CMA, and mapping a peer's MPIX_Alloc_mem memory through "
+     "pidfd_getfd) need ptrace permission between the processes. widen: a process that publishes memory "
+     "to node peers (a window, a memory handle, a node-channel send buffer) lets any process of the same "
+     "user attach to it (prctl PR_SET_PTRACER_ANY), which Yama ptrace_scope 1 requires; use: never widens, "
+     "single copies only where the kernel already allows them; off: no call that needs ptrace permission "
+     "at all (peers' memory through MPI RMA or staged through the node channel, whose segments are passed "
+     "over a Unix-domain socket). Where permission is refused, the library falls back the same way.",
+     [](std::string_view v, Config& c) { c.ptrace_peers = parse_ptrace_peers(v); }},
     {"MPIX_INTERCEPT", "enum", "on", "on|off",
      "Drop-in (libmpixrma_intercept.so): on serves MPI_Alltoallv calls that repeat from a persistent "
      "request; off passes every call to PMPI_Alltoallv.",

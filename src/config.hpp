@@ -12,6 +12,11 @@ namespace mpix {
 
 enum class FallbackPolicy { error, warn, silent };
 enum class NodePath { automatic, shm, cma, mpi };
+// How far the library relies on ptrace permission between node peers (CMA,
+// pidfd_getfd): widen grants it to same-user processes where Yama asks for
+// that, use takes it only where the kernel already grants it, off never
+// makes a call that needs it.
+enum class PtracePeers { widen, use, off };
 
 struct Config {
   std::string alltoallv_algorithm;  // empty: the library's default
@@ -29,7 +34,8 @@ struct Config {
   long channel_staging_bytes = 1L << 20;   // node channel: inbound staging memory per rank
   long channel_single_copy_bytes = 4096;   // node channel: mapped send blocks from this size up: one copy; 0: never
   long channel_cma_bytes = 0;              // node channel: other send blocks from this size up: one CMA copy; 0: never
-  int channel_spin_polls = 4096;           // node channel: polls before a waiting rank yields
+  int channel_spin_polls = -1;             // node channel: polls before a waiting rank yields; -1: by the node's cores
+  PtracePeers ptrace_peers = PtracePeers::widen;
   bool intercept = true;                   // drop-in: serve repeated MPI_Alltoallv calls
   int intercept_repeats = 3;               // drop-in: calls of a pattern before it is served
   int intercept_entries = 4;               // drop-in: patterns kept per communicator

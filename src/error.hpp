@@ -27,6 +27,12 @@ inline void mpi_check(int rc, const char* call) {
   if (rc != MPI_SUCCESS) throw_mpi_error(rc, call);
 }
 
+// What a failed system call means for the user: "call: strerror(err)",
+// and for the errors that come from a resource limit, the limit, its current
+// value and what to change (RLIMIT_NOFILE for descriptors, memory limits
+// and the map count for mappings, ptrace policy for permission errors).
+std::string system_error(const std::string& call, int err);
+
 // Remembers the full message of the last error returned to this thread, for
 // MPIX_Error_string.
 void remember_error(int code, const std::string& message);

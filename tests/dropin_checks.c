@@ -7,7 +7,11 @@
  *   counts changing every few calls; one rank whose arguments change while
  *   the others' do not; MPI_IN_PLACE; a derived contiguous type and a
  *   non-contiguous one; a communicator freed and a new one made; two threads
- *   on two communicators; an exchange too small to serve.
+ *   on two communicators; an exchange too small to serve; an
+ *   intercommunicator and a one-rank communicator, which pass through.
+ * Communicators are named for the drop-in's report at MPI_Finalize
+ * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served, and
+ * "pass:..." ones must not appear at all (the drop-in keeps no state there).
  * Prints "dropin_checks: ok" on rank 0 when every call delivered MPI's data. */
 #include <mpi.h>
 #include <pthread.h>
@@ -38,11 +42,22 @@ static size_t span(const int counts[], const int displs[], MPI_Datatype type, in
 
 /* One MPI_Alltoallv call, checked: recvbuf is poisoned first, and must then
  * hold byte for byte what PMPI_Alltoallv delivers from the same send data. */
+/* The ranks a call on comm exchanges with: the remote group of an
+ * intercommunicator. */
+static int peers(MPI_Comm comm) {
+    int inter = 0, n = 0;
+    MPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        MPI_Comm_remote_size(comm, &n);
+    else
+        MPI_Comm_size(comm, &n);
+    return n;
+}
+
 static void checked_call(const char *scenario, int call, const void *sendbuf, const int sc[], const int sd[],
                          MPI_Datatype st, void *recvbuf, const int rc[], const int rd[], MPI_Datatype rt,
                          MPI_Comm comm) {
-    int n;
-    MPI_Comm_size(comm, &n);
+    int n = peers(comm);
     size_t bytes = span(rc, rd, rt, n);
     unsigned char *expected = malloc(bytes);
     if (sendbuf == MPI_IN_PLACE) {
@@ -91,8 +106,7 @@ static void fill(int *buf, size_t n, int call) {
 }
 
 static void fixed(MPI_Comm comm, const char *name, int block) {
-    int n, me;
-    MPI_Comm_size(comm, &n);
+    int n = peers(comm), me;
     MPI_Comm_rank(comm, &me);
     Pattern p = pattern(n, me, block, 0);
     int *send = malloc(p.send_elements * sizeof(int)), *recv = malloc(p.recv_elements * sizeof(int));
@@ -261,6 +275,16 @@ int main(int argc, char **argv) {
     freed_communicator();
     if (provided == MPI_THREAD_MULTIPLE) two_threads(scenario_comm("serve:thread 1"), scenario_comm("serve:thread 2"));
     fixed(MPI_COMM_WORLD, "world", 300);
+    /* Passed through: an intercommunicator between the two halves of the
+     * ranks, and a communicator of one rank. */
+    MPI_Comm half, inter, alone;
+    MPI_Comm_split(MPI_COMM_WORLD, rank_ % 2, rank_, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank_ % 2 == 0 ? 1 : 0, 99, &inter);
+    MPI_Comm_set_name(inter, "pass:intercommunicator");
+    fixed(inter, "intercommunicator", 1000);
+    MPI_Comm_dup(MPI_COMM_SELF, &alone);
+    MPI_Comm_set_name(alone, "pass:one rank");
+    fixed(alone, "one rank", 1000);
     long wrong = wrong_calls;
     MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     if (rank_ == 0) printf("dropin_checks: %s (%ld wrong calls)\n", wrong ? "WRONG DATA" : "ok", wrong);

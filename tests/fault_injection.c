@@ -101,19 +101,37 @@ static int run_and_check(MPIX_Request* r, Exchange* x, int iterations) {
   return wrong == 0;
 }
 
-/* A rank that leaves without MPI_Finalize or aborts: the job must end. */
+/* A rank that leaves without MPI_Finalize or aborts: the job must end, with
+ * the leaving rank's exit code (expect_job_ends.sh checks it). Before it
+ * leaves, rank 1 says the set-up succeeded and every iteration so far
+ * delivered the right data: a crash on the way there is not "leaving". */
 static int leave_mid_loop(const char* mode, const char* algorithm) {
   MPIX_Comm* comm = NULL;
-  MPIX_Comm_init(&comm, MPI_COMM_WORLD);
+  int ok = MPIX_Comm_init(&comm, MPI_COMM_WORLD) == MPI_SUCCESS;
   Exchange x = exchange_make();
   MPIX_Request* r = NULL;
-  init_request(&x, MPI_INT, comm, algorithm, &r);
+  ok = ok && init_request(&x, MPI_INT, comm, algorithm, &r) == MPI_SUCCESS;
+  if (!ok) {
+    printf("fault_injection: WRONG: rank %d: set-up failed\n", rank);
+    fflush(stdout);
+    MPI_Abort(MPI_COMM_WORLD, 99);
+  }
+  int wrong = 0;
   for (int it = 0; it < loop_iterations; ++it) {
+    for (int p = 0; p < size; ++p)
+      for (int i = 0; i < block; ++i) x.send[p * block + i] = it * 100000 + rank * 1000 + p * 10 + i % 10;
+    if (rank == 1 && it == fault_at) {
+      printf("fault_injection: rank 1 leaves (%s) at iteration %d, %s\n", mode, it,
+             wrong ? "WRONG data before" : "every earlier iteration correct");
+      fflush(stdout);
+    }
     MPIX_Start(r);
     if (rank == 1 && it == fault_at && strcmp(mode, "abort") == 0) MPI_Abort(MPI_COMM_WORLD, 3);
     MPIX_Wait(r, MPI_STATUS_IGNORE);
     if (rank == 1 && it == fault_at && strcmp(mode, "exit") == 0) exit(1);
     if (rank == 1 && it == fault_at && strcmp(mode, "return") == 0) return 1; /* main returns it */
+    for (int p = 0; p < size; ++p)
+      for (int i = 0; i < block; ++i) wrong += x.recv[p * block + i] != it * 100000 + p * 1000 + rank * 10 + i % 10;
   }
   /* Only reached if no rank left: the launcher did not notice. */
   MPIX_Request_free(&r);
@@ -210,6 +228,24 @@ static void config_differs(void) {
   if (rc == MPI_SUCCESS) MPIX_Comm_free(&comm);
 }
 
+/* Ranks launched with different values of the variables that may differ
+ * (MPMD, see CMake): every algorithm named still runs and moves the right
+ * data. */
+static void per_rank_differs(int argc, char** argv) {
+  MPIX_Comm* comm = NULL;
+  check(MPIX_Comm_init(&comm, MPI_COMM_WORLD) == MPI_SUCCESS, "MPIX_Comm_init failed with per-rank values");
+  Exchange x = exchange_make();
+  for (int a = 0; a < argc; ++a) {
+    MPIX_Request* r = NULL;
+    char what[256];
+    snprintf(what, sizeof what, "%s: wrong data or an error with per-rank values that differ", argv[a]);
+    check(init_request(&x, MPI_INT, comm, argv[a], &r) == MPI_SUCCESS && run_and_check(r, &x, 5), what);
+    if (r != NULL) MPIX_Request_free(&r);
+  }
+  exchange_free(&x);
+  MPIX_Comm_free(&comm);
+}
+
 static void tuning_refused(void) {
   MPIX_Comm* comm = NULL;
   check(MPIX_Comm_init(&comm, MPI_COMM_WORLD) == MPI_SUCCESS, "MPIX_Comm_init failed");
@@ -245,6 +281,8 @@ int main(int argc, char** argv) {
     uncommitted(argc - 2, argv + 2);
   else if (strcmp(mode, "stale") == 0)
     stale(argc > 2 ? argv[2] : "auto");
+  else if (strcmp(mode, "per_rank_differs") == 0)
+    per_rank_differs(argc - 2, argv + 2);
   else if (strcmp(mode, "config_differs") == 0)
     config_differs();
   else if (strcmp(mode, "tuning_refused") == 0)

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "capi/handles.hpp"
+#include "src/agree.hpp"
 #include "src/comm.hpp"
 #include "src/library.hpp"
 #include "tests/mpi_test.hpp"
@@ -118,4 +119,40 @@ TEST_F(MpiTest, CommInitRejectsNullArguments) {
   EXPECT_EQ(mpix_test::error_class(rc), MPI_ERR_COMM);
   EXPECT_NE(mpix_test::error_message(rc).find("MPI_COMM_NULL"), std::string::npos);
   EXPECT_EQ(mpix_test::error_class(MPIX_Comm_init(nullptr, MPI_COMM_WORLD)), MPI_ERR_ARG);
+}
+
+// An intercommunicator is the library's own MPI_ERR_COMM on every rank of
+// both groups, before any collective MPI would reject on it.
+TEST_F(MpiTest, CommInitRejectsAnIntercommunicatorOnEveryRank) {
+  const int half = world_rank() % 2;
+  MPI_Comm group = MPI_COMM_NULL, inter = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Comm_split(MPI_COMM_WORLD, half, world_rank(), &group), MPI_SUCCESS);
+  ASSERT_EQ(MPI_Intercomm_create(group, 0, MPI_COMM_WORLD, half == 0 ? 1 : 0, 7, &inter), MPI_SUCCESS);
+  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+  MPIX_Comm* xcomm = nullptr;
+  const int rc = MPIX_Comm_init(&xcomm, inter);
+  EXPECT_EQ(mpix_test::error_class(rc), MPI_ERR_COMM);
+  EXPECT_NE(mpix_test::error_message(rc).find("comm is an intercommunicator"), std::string::npos)
+      << mpix_test::error_message(rc);
+  EXPECT_EQ(xcomm, nullptr);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&group);
+}
+
+// A collective step that fails on several ranks: every rank reports the
+// lowest failing rank's error, and a failing rank its own reason as well.
+TEST_F(MpiTest, AgreedErrorsCarryEveryFailingRanksOwnReason) {
+  try {
+    mpix::agreed(MPI_COMM_WORLD, [] {
+      throw mpix::Error(MPI_ERR_NO_MEM, "reason of rank " + std::to_string(world_rank()));
+    });
+    ADD_FAILURE() << "no error";
+  } catch (const mpix::Error& e) {
+    const std::string text = e.what();
+    EXPECT_EQ(e.code(), MPI_ERR_NO_MEM);
+    EXPECT_NE(text.find("on rank 0: reason of rank 0"), std::string::npos) << text;
+    if (world_rank() > 0)
+      EXPECT_NE(text.find("; on this rank: reason of rank " + std::to_string(world_rank())), std::string::npos)
+          << text;
+  }
 }

@@ -232,6 +232,10 @@ TEST_F(MpiTest, CreatedWindowOverMpixAllocMemIsLoadStoreOnTheNode) {
   const mpix::NodePath forced = mpix::Library::get().config().node_path;
   if (node_size > 1 && (forced == mpix::NodePath::automatic || forced == mpix::NodePath::shm))
     EXPECT_NE(std::string(paths).find("node:shm"), std::string::npos) << paths;
+  // win.cma_path forces CMA: it must be what runs (a refused CMA would fall
+  // back to MPI RMA silently, and the data alone would not tell).
+  if (node_size > 1 && forced == mpix::NodePath::cma)
+    EXPECT_NE(std::string(paths).find("node:cma"), std::string::npos) << paths;
 
   const int out = 100 + me;
   ASSERT_EQ(MPIX_Win_fence(0, win), MPI_SUCCESS);
@@ -280,4 +284,47 @@ TEST_F(MpiTest, CreatedWindowAtAnyAlignmentHitsTheRightElement) {
     ASSERT_EQ(MPIX_Win_free(&win), MPI_SUCCESS);
   }
   ASSERT_EQ(MPIX_Comm_free(&comm), MPI_SUCCESS);
+}
+
+// A window creation that fails on one rank fails on every rank (the others
+// must not wait in a creation that rank left), naming that rank; the
+// communicator stays usable for a window made right afterwards.
+TEST_F(MpiTest, AWindowCreationThatFailsOnOneRankFailsOnEveryRank) {
+  const int p = world_size(), me = world_rank();
+  std::vector<int> memory(static_cast<std::size_t>(p), -1);
+  MPIX_Comm* comm = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&comm, MPI_COMM_WORLD), MPI_SUCCESS);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int bad = p - 1;
+  MPIX_Win* win = nullptr;
+  const int rc = MPIX_Win_create(me == bad ? nullptr : memory.data(), static_cast<MPI_Aint>(p * sizeof(int)),
+                                 sizeof(int), nullptr, comm, &win);
+  EXPECT_EQ(error_class(rc), MPI_ERR_BUFFER);
+  EXPECT_NE(error_message(rc).find("on rank " + std::to_string(bad) + ": base is NULL"), std::string::npos)
+      << error_message(rc);
+  EXPECT_EQ(win, nullptr);
+  ASSERT_EQ(MPIX_Win_create(memory.data(), static_cast<MPI_Aint>(p * sizeof(int)), sizeof(int), nullptr, comm, &win),
+            MPI_SUCCESS);
+  EXPECT_EQ(MPIX_Win_free(&win), MPI_SUCCESS);
+  EXPECT_EQ(MPIX_Comm_free(&comm), MPI_SUCCESS);
+}
+
+// A freed window is MPI_ERR_WIN in every call that takes one, not a crash.
+TEST_F(MpiTest, AFreedWindowIsAnErrWinNotACrash) {
+  const int p = world_size();
+  std::vector<int> memory(static_cast<std::size_t>(p), -1);
+  MPIX_Comm* comm = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&comm, MPI_COMM_WORLD), MPI_SUCCESS);
+  MPIX_Win* win = nullptr;
+  ASSERT_EQ(MPIX_Win_create(memory.data(), static_cast<MPI_Aint>(p * sizeof(int)), sizeof(int), nullptr, comm, &win),
+            MPI_SUCCESS);
+  MPIX_Win* stale = win;
+  ASSERT_EQ(MPIX_Win_free(&win), MPI_SUCCESS);
+  EXPECT_EQ(win, nullptr);
+  const int x = 1;
+  EXPECT_EQ(error_class(MPIX_Win_fence(0, stale)), MPI_ERR_WIN);
+  EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, 0, 0, 1, MPI_INT, stale)), MPI_ERR_WIN);
+  EXPECT_EQ(error_class(MPIX_Win_lock_all(0, stale)), MPI_ERR_WIN);
+  EXPECT_EQ(error_class(MPIX_Win_free(&stale)), MPI_ERR_WIN);
+  EXPECT_EQ(MPIX_Comm_free(&comm), MPI_SUCCESS);
 }

@@ -162,6 +162,8 @@ TEST_P(Memhandles, InfoNamesTheTargetAndPath) {
   const bool on_node = std::getenv("MPIX_NODE_SIZE") == nullptr;
   const bool automatic = std::getenv("MPIX_NODE_PATH") == nullptr;
   if (on_node && automatic && GetParam() == Memory::alloc_mem) EXPECT_STREQ(value, "shm");
+  const char* forced = std::getenv("MPIX_NODE_PATH");
+  if (on_node && forced != nullptr && std::string(forced) == "cma" && t != me) EXPECT_STREQ(value, "cma");
   if (!on_node && t != me) EXPECT_STREQ(value, "mpi");
   MPIX_Info_free(&info);
 }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 #include "tests/win_fixture.hpp"
 
@@ -10,9 +11,7 @@ using namespace mpix_test;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+std::vector<MPI_Request> held_;  // the late rank's signal receives
 
 std::string info_value(MPIX_Win* win, const char* key) {
   MPIX_Info* info = nullptr;
@@ -24,12 +23,45 @@ std::string info_value(MPIX_Win* win, const char* key) {
   return flag ? value : "<unset>";
 }
 
-// The bound on an i-call's duration: half the peer's 50 ms delay. CTest runs
-// suites side by side on 2 cores, where a descheduled rank takes a
-// millisecond or more for anything (seen: 1.7 ms), but still far less than
-// waiting for the late peer. The benchmark measures the real call time on a
-// quiet machine (bench_rma_mt's ifence case: ~7 us).
-double call_bound() { return 25e-3; }
+// Ordering, not timing, shows that a nonblocking epoch call does not wait
+// for a late peer: the late rank does not even make its own call until every
+// other rank has signalled that its call returned (and, where checked, that
+// the epoch was still incomplete). A call that waited for the late rank
+// never signals; the late rank then gives up after a minute, which fails
+// the test (no oversubscribed schedule comes near that), makes its call and
+// still takes the signals, so nothing is left unmatched.
+constexpr int returned_tag = 4711;
+
+void signal_returned(int late) {
+  const int one = 1;
+  MPI_Send(&one, 1, MPI_INT, late, returned_tag, MPI_COMM_WORLD);
+}
+
+// On the late rank: true if every other rank signalled within a minute.
+bool hold_until_others_returned(int late) {
+  std::vector<MPI_Request> signals;
+  std::vector<int> values(static_cast<std::size_t>(world_size()));
+  for (int r = 0; r < world_size(); ++r)
+    if (r != late) {
+      signals.emplace_back();
+      MPI_Irecv(&values[static_cast<std::size_t>(r)], 1, MPI_INT, r, returned_tag, MPI_COMM_WORLD, &signals.back());
+    }
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  int all = 0;
+  while (!all && std::chrono::steady_clock::now() < give_up) {
+    MPI_Testall(static_cast<int>(signals.size()), signals.data(), &all, MPI_STATUSES_IGNORE);
+    if (!all) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  held_ = signals;
+  return all != 0;
+}
+
+// On the late rank, after its own call: the signals of ranks whose call
+// waited for it (none, unless the test fails).
+void collect_late_signals() {
+  MPI_Waitall(static_cast<int>(held_.size()), held_.data(), MPI_STATUSES_IGNORE);
+  held_.clear();
+}
 
 class WinSync : public MpiTest, public ::testing::WithParamInterface<WinKind> {};
 
@@ -132,22 +164,22 @@ TEST_P(WinSync, IfenceReturnsBeforeALatePeerAndCompletesAfterIt) {
   for (int i = 0; i < p; ++i) w.memory()[i] = -1;
   const int late = p - 1;
   MPI_Barrier(MPI_COMM_WORLD);
-  if (me == late) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const auto t0 = std::chrono::steady_clock::now();
+  if (me == late) EXPECT_TRUE(hold_until_others_returned(late)) << "an ifence waited for the late peer";
   MPIX_Request* opened = nullptr;
   ASSERT_EQ(MPIX_Win_ifence(0, w.win(), &opened), MPI_SUCCESS);
-  const double call = seconds_since(t0);
   int flag = -1;
   ASSERT_EQ(MPIX_Test(opened, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
   if (me != late) {
-    EXPECT_LT(call, call_bound()) << "ifence waited for the late peer";
+    // The late peer has not called ifence yet: it waits for this signal.
     EXPECT_EQ(flag, 0) << "ifence completed before the late peer arrived";
+    signal_returned(late);
+  } else {
+    collect_late_signals();
   }
   // An operation issued before completion waits for the epoch to activate.
   const int mine = 10 + me;
   for (int t = 0; t < p; ++t) EXPECT_EQ(MPIX_Put(&mine, 1, MPI_INT, t, w.disp(t, me), 1, MPI_INT, w.win()), MPI_SUCCESS);
   ASSERT_EQ(MPIX_Wait(opened, MPI_STATUS_IGNORE), MPI_SUCCESS);
-  if (me != late) EXPECT_GT(seconds_since(t0), 0.02) << "completed before the late peer arrived";
   MPIX_Request_free(&opened);
   // Closing with a nonblocking fence, completed by polling.
   MPIX_Request* closed = nullptr;
@@ -170,12 +202,14 @@ TEST_P(WinSync, IcompleteAndIwaitReturnBeforeALatePeer) {
   ASSERT_EQ(MPIX_Win_start(group, 0, w.win()), MPI_SUCCESS);
   const int mine = 50 + me;
   for (int t = 0; t < p; ++t) EXPECT_EQ(MPIX_Put(&mine, 1, MPI_INT, t, w.disp(t, me), 1, MPI_INT, w.win()), MPI_SUCCESS);
-  if (me == late) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const auto t0 = std::chrono::steady_clock::now();
+  if (me == late) EXPECT_TRUE(hold_until_others_returned(late)) << "icomplete + iwait waited for the late peer";
   MPIX_Request* done[2] = {nullptr, nullptr};
   ASSERT_EQ(MPIX_Win_icomplete(w.win(), &done[0]), MPI_SUCCESS);
   ASSERT_EQ(MPIX_Win_iwait(w.win(), &done[1]), MPI_SUCCESS);
-  if (me != late) EXPECT_LT(seconds_since(t0), call_bound()) << "icomplete + iwait waited for the late peer";
+  if (me != late)
+    signal_returned(late);
+  else
+    collect_late_signals();
   ASSERT_EQ(MPIX_Waitall(2, done, MPI_STATUSES_IGNORE), MPI_SUCCESS);
   for (MPIX_Request*& r : done) MPIX_Request_free(&r);
   for (int s = 0; s < p; ++s) EXPECT_EQ(w.load(s), 50 + s);

@@ -44,7 +44,8 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_INTERCEPT", "off"},
                                                 {"MPIX_INTERCEPT_REPEATS", "5"},
                                                 {"MPIX_INTERCEPT_ENTRIES", "16"},
-                                                {"MPIX_INTERCEPT_MIN_BYTES", "0"}});
+                                                {"MPIX_INTERCEPT_MIN_BYTES", "0"},
+                                                {"MPIX_PTRACE_PEERS", "off"}});
   EXPECT_EQ(c.values().alltoallv_algorithm, "native");
   EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
@@ -65,6 +66,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().intercept_repeats, 5);
   EXPECT_EQ(c.values().intercept_entries, 16);
   EXPECT_EQ(c.values().intercept_min_bytes, 0);
+  EXPECT_EQ(c.values().ptrace_peers, mpix::PtracePeers::off);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
 

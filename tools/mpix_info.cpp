@@ -9,6 +9,7 @@
 
 #include "collectives/registry.hpp"
 #include "collectives/tuning_parameters.hpp"
+#include "rma/node_channel.hpp"
 #include "src/config.hpp"
 #include "capi/handles.hpp"
 #include "src/library.hpp"
@@ -29,6 +30,7 @@ void print_layout(const mpix::Comm& comm, int emulated_node_size) {
     }
     std::printf("\n");
   }
+  std::printf("  %s\n", mpix::ChannelSettings::waiting_summary(comm).c_str());
 }
 
 void print_variables(const mpix::Configuration& configuration) {
@@ -81,6 +83,9 @@ void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const 
   std::printf("version=%s\nmpi_library=%s\n", MPIX_RMA_VERSION_STRING, mpi.c_str());
   std::printf("layout.ranks=%d\nlayout.nodes=%d\nlayout.emulated=%d\n", comm.size(), comm.num_nodes(),
               config.node_size > 0 ? 1 : 0);
+  std::printf("layout.machine_ranks=%d\nlayout.machine_cores=%d\nlayout.oversubscribed=%d\nchannel.spin_polls=%d\n",
+              comm.machine_ranks(), comm.machine_cores(), comm.oversubscribed() ? 1 : 0,
+              mpix::ChannelSettings::of(comm).spin_polls);
   for (const mpix::VariableSetting& v : library.configuration().settings())
     std::printf("variable.%s=%s\nvariable.%s.set=%d\n", v.spec->name, v.value.c_str(), v.spec->name,
                 v.from_environment ? 1 : 0);

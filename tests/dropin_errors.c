@@ -1,0 +1,77 @@
+/* An unmodified MPI program with erroneous MPI_Alltoallv calls, for the
+ * drop-in: run once plainly and once under LD_PRELOAD, it must behave the
+ * same (the same error class at every call on every rank, no hang).
+ *
+ * With MPI_ERRORS_RETURN, the program first calls one exchange often enough
+ * for the drop-in to serve it, then makes the faulty call, then the good one
+ * again. The faulty call fails on one rank only:
+ *   truncate:  rank 1 expects fewer elements from rank 0 than rank 0 sends
+ *              (MPI_ERR_TRUNCATE where MPI detects it);
+ *   mismatch:  rank 1 expects more elements from rank 0 than rank 0 sends
+ *              (erroneous, but MPI need not detect it);
+ *   null:      every rank passes a NULL receive buffer with nonzero counts
+ *              (MPI_ERR_BUFFER, rejected before any data moves).
+ * A faulty call on one rank is, for the drop-in, a call like any other: its
+ * calls clock and bookkeeping must stay those of the other ranks, or the
+ * next call meets them in a different collective and hangs.
+ *
+ * Prints one line per rank and call, "rank R call C class K", sorted by the
+ * test's script, and "dropin_errors: done" on rank 0. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK 512    /* ints per block: above MPIX_INTERCEPT_MIN_BYTES=1024 */
+#define BEFORE 12    /* good calls before the faulty one: served by then */
+#define AFTER 12     /* good calls after it */
+#define FAULTY 3     /* faulty calls in a row */
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    if (argc < 2) {
+        fprintf(stderr, "usage: dropin_errors truncate|mismatch|null\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    const char *mode = argv[1];
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+
+    int *sc = malloc(size * sizeof(int)), *sd = malloc(size * sizeof(int));
+    int *rc = malloc(size * sizeof(int)), *rd = malloc(size * sizeof(int));
+    int *send = malloc((size_t)size * 2 * BLOCK * sizeof(int)), *recv = malloc((size_t)size * 2 * BLOCK * sizeof(int));
+    long wrong = 0;
+    for (int call = 0; call < BEFORE + FAULTY + AFTER; ++call) {
+        const int faulty = call >= BEFORE && call < BEFORE + FAULTY;
+        for (int i = 0; i < size; ++i) {
+            sc[i] = rc[i] = BLOCK;
+            sd[i] = rd[i] = 2 * i * BLOCK;
+        }
+        void *recvbuf = recv;
+        if (faulty && strcmp(mode, "truncate") == 0 && rank == 1) rc[0] = BLOCK / 2;
+        if (faulty && strcmp(mode, "mismatch") == 0 && rank == 1) rc[0] = BLOCK + 8;
+        if (faulty && strcmp(mode, "null") == 0) recvbuf = NULL;
+        for (int i = 0; i < size * 2 * BLOCK; ++i) send[i] = rank * 1000003 + call * 7 + i, recv[i] = -1;
+        int err = MPI_Alltoallv(send, sc, sd, MPI_INT, recvbuf, rc, rd, MPI_INT, comm);
+        int cls = MPI_SUCCESS;
+        if (err != MPI_SUCCESS) MPI_Error_class(err, &cls);
+        printf("rank %d call %d class %d\n", rank, call, cls);
+        if (!faulty && err == MPI_SUCCESS)
+            for (int i = 0; i < size; ++i)
+                for (int k = 0; k < BLOCK; ++k)
+                    if (recv[rd[i] + k] != i * 1000003 + call * 7 + 2 * rank * BLOCK + k) ++wrong;
+    }
+    if (wrong) printf("rank %d: WRONG data in %ld elements of good calls\n", rank, wrong);
+    fflush(stdout);
+    free(sc), free(sd), free(rc), free(rd), free(send), free(recv);
+    /* Kept until MPI_Finalize, where the drop-in reports its served calls
+     * (MPIX_VERBOSE=1). */
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) printf("dropin_errors: done\n");
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# dropin_same_as_plain.sh LIMIT PRELOAD COMMAND...: runs an MPI launch once
+# plainly and once with PRELOAD in LD_PRELOAD, each within LIMIT seconds, and
+# passes when both end by themselves and print the same "rank R call C class
+# K" lines (the error class of every call on every rank), in any order.
+limit=$1 preload=$2
+shift 2
+plain=$(mktemp) preloaded=$(mktemp)
+trap 'rm -f "$plain" "$preloaded"' EXIT
+run() {  # run OUTPUT [LD_PRELOAD value]
+  local out=$1
+  shift
+  env ${1:+LD_PRELOAD=$1} timeout -k 5 "$limit" "${command[@]}" >"$out.all" 2>&1
+  local rc=$?
+  cat "$out.all"
+  grep -E '^rank [0-9]+ call [0-9]+ class [0-9]+$' "$out.all" | sort >"$out"
+  rm -f "$out.all"
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then echo "dropin_same_as_plain: HANG after ${limit}s"; exit 1; fi
+  [ "$rc" -eq 0 ] || { echo "dropin_same_as_plain: exit code $rc"; exit 1; }
+}
+command=("$@")
+run "$plain" ""
+run "$preloaded" "$preload"
+[ -s "$plain" ] || { echo "dropin_same_as_plain: the plain run printed no call"; exit 1; }
+if ! diff "$plain" "$preloaded"; then echo "dropin_same_as_plain: DIFFERENT error classes"; exit 1; fi
+echo "dropin_same_as_plain: same as plain MPI ($(wc -l <"$plain") calls)"

@@ -1,0 +1,80 @@
+/* The node channel where ranks refuse each other ptrace access: every rank
+ * makes itself non-dumpable before MPI_Init (as hardened daemons and some
+ * container runtimes do), and the test is launched as an unprivileged user
+ * (tests/run_unprivileged.sh), so the kernel refuses CMA and pidfd_getfd
+ * between them. The program first proves the refusal (a CMA read of a peer
+ * fails with EPERM), then checks that auto still runs the node channel and
+ * that every iteration delivers MPI_Alltoallv's data.
+ * Prints "nondumpable_channel: ok (auto ran <algorithm>)" on rank 0. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <mpi.h>
+#include <mpix/mpix.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+static char probe = 42;
+
+int main(int argc, char **argv) {
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    /* The refusal is real: a CMA read of the next rank's memory fails. */
+    long mine[2] = {getpid(), (long)&probe}, *all = malloc(2 * size * sizeof(long));
+    MPI_Allgather(mine, 2, MPI_LONG, all, 2, MPI_LONG, MPI_COMM_WORLD);
+    const int peer = (rank + 1) % size;
+    char byte = 0;
+    struct iovec l = {&byte, 1}, r = {(void *)all[2 * peer + 1], 1};
+    const int refused = process_vm_readv((pid_t)all[2 * peer], &l, 1, &r, 1, 0) < 0 && errno == EPERM;
+    int every_refused = refused;
+    MPI_Allreduce(MPI_IN_PLACE, &every_refused, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    free(all);
+    if (!every_refused) {
+        if (rank == 0) printf("nondumpable_channel: ptrace access between ranks was not refused (run as root?)\n");
+        MPI_Finalize();
+        return 1;
+    }
+
+    MPIX_Comm *xcomm;
+    if (MPIX_Comm_init(&xcomm, MPI_COMM_WORLD) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 1);
+    int failures = 0;
+    char algorithm[MPIX_MAX_OBJECT_NAME] = "";
+    /* 8 B blocks, then blocks large enough for single copies where allowed. */
+    const int blocks[2] = {2, 65536};
+    for (int b = 0; b < 2; ++b) {
+        const int n = blocks[b];
+        int *sc = malloc(size * sizeof(int)), *sd = malloc(size * sizeof(int));
+        int *send = malloc((size_t)size * n * sizeof(int)), *recv = malloc((size_t)size * n * sizeof(int));
+        int *expected = malloc((size_t)size * n * sizeof(int));
+        for (int i = 0; i < size; ++i) sc[i] = n, sd[i] = i * n;
+        MPIX_Request *request;
+        if (MPIX_Alltoallv_init(send, sc, sd, MPI_INT, recv, sc, sd, MPI_INT, xcomm, NULL, &request) != MPI_SUCCESS)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        int length = 0;
+        MPIX_Request_get_algorithm(request, algorithm, &length);
+        if (strstr(algorithm, "channel") == NULL) ++failures;
+        for (int it = 0; it < 20; ++it) {
+            for (int i = 0; i < size * n; ++i) send[i] = rank * 7919 + it * 31 + i;
+            MPI_Alltoallv(send, sc, sd, MPI_INT, expected, sc, sd, MPI_INT, MPI_COMM_WORLD);
+            memset(recv, 0xA5, (size_t)size * n * sizeof(int));
+            if (MPIX_Start(request) != MPI_SUCCESS || MPIX_Wait(request, MPI_STATUS_IGNORE) != MPI_SUCCESS) ++failures;
+            if (memcmp(recv, expected, (size_t)size * n * sizeof(int)) != 0) ++failures;
+        }
+        if (failures) printf("rank %d: WRONG: %d failures at %d ints per block (algorithm '%s')\n", rank, failures, n,
+                             algorithm);
+        MPIX_Request_free(&request);
+        free(sc), free(sd), free(send), free(recv), free(expected);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPIX_Comm_free(&xcomm);
+    if (rank == 0 && failures == 0) printf("nondumpable_channel: ok (auto ran %s)\n", algorithm);
+    MPI_Finalize();
+    return failures != 0;
+}
