@@ -20,23 +20,24 @@ struct Address {
   char path[sizeof(sockaddr_un::sun_path)] = {};
 };
 
-// A datagram socket bound to a fresh abstract address (autobind).
-UniqueFd bound_socket(Address& address, std::string& why) {
+// A datagram socket bound to a fresh abstract address (autobind); empty,
+// with why and err (the errno), where that fails.
+UniqueFd bound_socket(Address& address, std::string& why, int& err) {
   UniqueFd s(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
-  if (s.get() < 0) {
-    why = system_error("socket(AF_UNIX)", errno);
-    return s;
-  }
+  const char* failed = nullptr;
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
-  // Only the family: the kernel picks a unique abstract name.
-  if (bind(s.get(), reinterpret_cast<sockaddr*>(&a), sizeof(sa_family_t)) != 0) {
-    why = system_error("bind(AF_UNIX autobind)", errno);
-    return UniqueFd();
-  }
   socklen_t length = sizeof a;
-  if (getsockname(s.get(), reinterpret_cast<sockaddr*>(&a), &length) != 0) {
-    why = system_error("getsockname", errno);
+  if (s.get() < 0)
+    failed = "socket(AF_UNIX)";
+  // Only the family: the kernel picks a unique abstract name.
+  else if (bind(s.get(), reinterpret_cast<sockaddr*>(&a), sizeof(sa_family_t)) != 0)
+    failed = "bind(AF_UNIX autobind)";
+  else if (getsockname(s.get(), reinterpret_cast<sockaddr*>(&a), &length) != 0)
+    failed = "getsockname";
+  if (failed != nullptr) {
+    err = errno;
+    why = system_error(failed, err);
     return UniqueFd();
   }
   address.length = static_cast<int>(length);
@@ -123,7 +124,8 @@ SharedDescriptors share_descriptor(MPI_Comm node, int mine) {
 
   Address address;
   std::string why;
-  const UniqueFd s = bound_socket(address, why);
+  int err = 0;
+  const UniqueFd s = bound_socket(address, why, err);
   std::vector<Address> all(static_cast<std::size_t>(n));
   mpi_check(MPI_Allgather(&address, sizeof address, MPI_BYTE, all.data(), sizeof address, MPI_BYTE, node),
             "MPI_Allgather");
@@ -151,11 +153,14 @@ SharedDescriptors share_descriptor(MPI_Comm node, int mine) {
 }
 
 std::string descriptor_passing_unavailable() {
+  // Kept for the process: a passing lack of descriptors or memory is no
+  // verdict (share_descriptor reports it when it happens).
   static const std::string reason = [] {
     Address address;
     std::string why;
-    const UniqueFd s = bound_socket(address, why);
-    return why;
+    int err = 0;
+    const UniqueFd s = bound_socket(address, why, err);
+    return is_resource_error(err) ? std::string() : why;
   }();
   return reason;
 }

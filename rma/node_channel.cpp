@@ -279,9 +279,11 @@ std::string NodeChannel::unavailable_reason() {
   static const std::string reason = [] {
     // The calls the channel makes, made on this process: a kernel or
     // seccomp policy without them fails here, before any peer relies on it.
+    // The answer is kept for the process, so a passing lack of resources
+    // (descriptors, memory) is no verdict: creation reports it then.
     const int memfd = memfd_create("mpix-channel-probe", MFD_CLOEXEC);
-    if (memfd < 0) return system_error("memfd_create", errno);
-    close(memfd);
+    if (memfd < 0 && !is_resource_error(errno)) return system_error("memfd_create", errno);
+    if (memfd >= 0) close(memfd);
     return descriptor_passing_unavailable();
   }();
   return reason;

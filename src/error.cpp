@@ -59,6 +59,8 @@ std::string system_error(const std::string& call, int err) {
   return text;
 }
 
+bool is_resource_error(int err) { return err == EMFILE || err == ENFILE || err == ENOMEM || err == ENOBUFS; }
+
 void remember_error(int code, const std::string& message) {
   last_error.code = code;
   last_error.message = message;

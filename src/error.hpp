@@ -32,6 +32,9 @@ inline void mpi_check(int rc, const char* call) {
 // value and what to change (RLIMIT_NOFILE for descriptors, memory limits
 // and the map count for mappings, ptrace policy for permission errors).
 std::string system_error(const std::string& call, int err);
+// Whether err is a limit that may pass (descriptors, memory), not a
+// capability the system lacks.
+bool is_resource_error(int err);
 
 // Remembers the full message of the last error returned to this thread, for
 // MPIX_Error_string.
