@@ -58,6 +58,10 @@ int main(int argc, char **argv) {
     for (int i = 0; i < size; ++i) sc[i] = 64, sd[i] = 64 * i;
     int *held = malloc(4096 * sizeof(int)), count = 0;
     while (count < 4096 && (held[count] = open("/dev/null", O_RDONLY)) >= 0) ++count;
+    /* Two left: the segment and the socket are made, a peer's descriptor
+     * cannot be received. (The error is raised once those two are closed
+     * again, so UBSan's checks, which need a pipe, still work.) */
+    for (int k = 0; k < 2 && count > 0; ++k) close(held[--count]);
     MPIX_Request *exhausted = NULL;
     const int rc = MPIX_Alltoallv_init(send, sc, sd, MPI_INT, recv, sc, sd, MPI_INT, xcomm, info, &exhausted);
     char text[MPIX_MAX_ERROR_STRING] = "";
