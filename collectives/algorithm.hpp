@@ -20,6 +20,9 @@ struct AlltoallvAlgorithm {
   std::optional<std::string> (*unsupported)(const AlltoallvArgs& args);
   // Collective set-up of everything Start/Wait need.
   std::unique_ptr<PersistentOperation> (*create)(const AlltoallvArgs& args);
+  // The MPI's own call: the baseline auto's tournament always measures, so
+  // that auto never stays with something slower than it.
+  bool mpi_baseline = false;
 };
 
 // Row helpers: an algorithm that runs any valid arguments, and the factory of

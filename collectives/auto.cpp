@@ -1,20 +1,44 @@
-// auto: the selector's algorithm. At init it agrees on the pattern summary,
-// predicts every candidate's T_init and T_iter from the measured parameters
-// and runs the one with the lowest T_init + N * T_iter. Online refinement:
-// it times its first iterations (time inside Start/Test/Wait, not the
-// application's work between them) and agrees on the measurement; when it
-// contradicts the prediction enough that the remaining iterations repay a
-// re-init, it tries the algorithm predicted cheapest, times that too and
-// keeps it only if clearly faster: every rank switches at the same Start.
+// auto: the selector's algorithm, settled by a tournament in the request's
+// first iterations.
+//
+// At init it agrees on the pattern summary and predicts every candidate's
+// T_init and T_iter from the measured parameters (selector/): the cheapest
+// T_init + N * T_iter is the prior, and it runs first. Then the tournament
+// (rules in selector/tournament.hpp) runs each entrant in turn -- the prior,
+// MPI's own call, the others predicted close -- and times it by its
+// iteration period, from one Start to the next: what the application does
+// with the data between Wait and the next Start counts, as it should (a
+// block pushed into the receiver's memory is read from another core's cache;
+// a block the receiver copied itself is already in its own).
+//
+// Protocol: every decision is taken at a Start, from values agreed by one
+// MPI_Allreduce (MPI_MAX) at that Start. MPI requires every rank to start a
+// persistent request the same number of times, in the same order as its
+// other requests, so counting Starts gives every rank the same clock: every
+// rank agrees, switches and settles at the same Start, whatever it measured
+// itself. A trial is `untimed` periods of warm-up, then `timed` periods;
+// after `scout` of them a clearly slower entrant is cut. The median period
+// (max over ranks) decides; the incumbent keeps its place unless beaten by
+// more than the spread. A request that completes by MPIX_Test polling is
+// timed the same way (Start to Start); one started only rarely simply keeps
+// the prior until its tournament completes.
+//
+// Afterwards the period is watched: a window of periods before each check,
+// checks at a doubling interval. A period that drifted (a machine phase, a
+// change in how the application uses the data) re-runs a bounded
+// tournament among the close ones. Once the re-runs are spent, the request
+// forwards straight to the winner (settled_on) and costs nothing per call.
 #include <mpix/mpix.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include "collectives/alltoallv_init.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/selection_inputs.hpp"
 #include "collectives/tuning_parameters.hpp"
+#include "selector/tournament.hpp"
 #include "src/agree.hpp"
 #include "src/library.hpp"
 
@@ -22,7 +46,9 @@ namespace mpix {
 
 namespace {
 
-constexpr int untimed_iterations = 2;  // first touch, window and connection warm-up
+constexpr int watch_window = 16;          // periods timed before each drift check
+constexpr long first_watch_interval = 64;  // Starts between the settling and the first check
+constexpr long last_watch_interval = 1024;
 
 std::vector<const AlltoallvAlgorithm*> candidate_rows() {
   std::vector<const AlltoallvAlgorithm*> rows;
@@ -31,11 +57,21 @@ std::vector<const AlltoallvAlgorithm*> candidate_rows() {
   return rows;
 }
 
+TournamentRule rule_of(const Config& config) {
+  TournamentRule rule;
+  rule.timed = config.auto_periods;
+  rule.scout = std::min(rule.scout, rule.timed);
+  rule.within = config.auto_within;
+  rule.settle_within = config.auto_settle;
+  return rule;
+}
+
 class AdaptiveAlltoallv final : public PersistentOperation {
  public:
   explicit AdaptiveAlltoallv(const AlltoallvArgs& args)
       : args_(args),
         rows_(candidate_rows()),
+        rule_(rule_of(args.comm->config())),
         verbose_(args.comm->rank() == 0 && args.comm->config().verbose >= 1) {
     const Config& config = args_.comm->config();
     inputs_ = agree_selection_inputs(args_, config, rows_);
@@ -44,6 +80,9 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     } catch (const std::invalid_argument& e) {
       throw Error(error_class(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
     }
+    for (const AlltoallvAlgorithm* row : rows_) names_.emplace_back(row->name);
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+      if (rows_[i]->mpi_baseline && selection_.predictions[i].eligible) baseline_ = static_cast<int>(i);
     if (verbose_) {
       const TuningParameters& tuning = tuning_parameters();
       std::fprintf(stderr,
@@ -53,120 +92,208 @@ class AdaptiveAlltoallv final : public PersistentOperation {
                    config.tuning_file.empty() ? "built-in" : config.tuning_file.c_str(),
                    describe_selection(inputs_, selection_).c_str());
     }
-    probe_ = inputs_.expected_iterations > untimed_iterations + config.alltoallv_probe ? config.alltoallv_probe : 0;
-    samples_.reserve(static_cast<std::size_t>(probe_));
-    measured_.assign(rows_.size(), 0);
+    measured_.assign(rows_.size(), PeriodMeasure{});
     run(selection_.chosen);
+    begin_tournament(tournament_entrants(selection_, baseline_, inputs_.expected_iterations, rule_), "the prior");
   }
 
   void start() override {
-    if (probing() && static_cast<int>(samples_.size()) == probe_) refine();
-    const double t0 = probing() ? MPI_Wtime() : 0;
+    if (phase_ != Phase::settled) at_start();
     operation_->start();
-    ++started_;
-    if (probing()) in_calls_ += MPI_Wtime() - t0;
   }
+  bool test() override { return operation_->test(); }
+  void wait() override { operation_->wait(); }
 
-  bool test() override {
-    const double t0 = probing() ? MPI_Wtime() : 0;
-    const bool done = operation_->test();
-    if (probing()) {
-      in_calls_ += MPI_Wtime() - t0;
-      if (done) completed();
-    }
-    return done;
-  }
-
-  void wait() override {
-    const double t0 = probing() ? MPI_Wtime() : 0;
-    operation_->wait();
-    if (probing()) {
-      in_calls_ += MPI_Wtime() - t0;
-      completed();
-    }
-  }
-
-  // Forwarded, and kept for an operation the refinement switches to.
+  // Forwarded, and kept for an operation the tournament switches to.
   void rebind(const void* sendbuf, void* recvbuf) override {
     args_.move_buffers(sendbuf, recvbuf);
     operation_->rebind(sendbuf, recvbuf);
   }
 
-  const char* running_algorithm() const override { return rows_[running_]->name; }
+  const char* running_algorithm() const override { return rows_[static_cast<std::size_t>(running_)]->name; }
   bool forwards() const override { return true; }
-  PersistentOperation* settled_on() override { return probing() ? nullptr : operation_.get(); }
+  PersistentOperation* settled_on() override { return phase_ == Phase::settled ? operation_.get() : nullptr; }
 
  private:
-  bool probing() const { return probe_ > 0; }
+  enum class Phase { trial, watch, settled };
 
-  void completed() {
-    if (++completed_of_running_ > untimed_iterations) samples_.push_back(in_calls_);
-    in_calls_ = 0;
+  // Every Start while not settled: the period that just ended, and the
+  // decisions due at this Start (the same Start on every rank).
+  void at_start() {
+    const long now_start = started_++;
+    const bool timing = phase_ == Phase::trial || now_start >= next_check_ - watch_window - 1;
+    if (!timing) return;
+    const double now = MPI_Wtime();
+    const double period_us = last_start_ > 0 ? (now - last_start_) * 1e6 : -1;
+    if (phase_ == Phase::trial) {
+      if (period_us > 0) trial_period(period_us);
+    } else if (now_start >= next_check_ - watch_window && period_us > 0) {
+      periods_.push_back(period_us);
+      if (now_start >= next_check_) check_drift();
+    }
+    last_start_ = phase_ == Phase::settled ? 0 : MPI_Wtime();
+  }
+
+  void trial_period(double period_us) {
+    if (untimed_left_ > 0) {
+      --untimed_left_;
+      return;
+    }
+    periods_.push_back(period_us);
+    const std::size_t timed = periods_.size();
+    if (entrant_ > 0 && timed == static_cast<std::size_t>(rule_.scout) && rule_.scout < rule_.timed) {
+      const PeriodMeasure scout = agreed_measure();
+      if (cut_short(scout, best_so_far(), rule_)) {
+        measured_[static_cast<std::size_t>(running_)] = scout;
+        log("  %s: cut after %zu periods, median %.2f us", name(running_), timed, scout.median_us);
+        next_entrant();
+      }
+      return;
+    }
+    if (timed < static_cast<std::size_t>(rule_.timed)) return;
+    const PeriodMeasure m = agreed_measure();
+    measured_[static_cast<std::size_t>(running_)] = m;
+    log("  %s: median period %.2f us, spread %.2f us over %zu periods", name(running_), m.median_us, m.spread_us,
+        timed);
+    next_entrant();
+  }
+
+  // Collective: this rank's periods summarised, the maximum over ranks.
+  PeriodMeasure agreed_measure() {
+    std::vector<double> sorted = periods_;
+    PeriodMeasure m = measure_periods(sorted);
+    double both[2] = {m.median_us, m.spread_us};
+    mpi_check(MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_DOUBLE, MPI_MAX, args_.comm->global()), "MPI_Allreduce");
+    return {both[0], both[1]};
+  }
+
+  double best_so_far() const {
+    double best = 0;
+    for (int i : entrants_)
+      if (measured_[static_cast<std::size_t>(i)].measured() &&
+          (best == 0 || measured_[static_cast<std::size_t>(i)].median_us < best))
+        best = measured_[static_cast<std::size_t>(i)].median_us;
+    return best;
+  }
+
+  void begin_tournament(std::vector<int> entrants, const char* incumbent_role) {
+    entrants_ = std::move(entrants);
+    incumbent_ = running_;
+    if (entrants_.empty()) {
+      phase_ = Phase::settled;
+      return;
+    }
+    std::string list;
+    for (int i : entrants_) list += std::string(list.empty() ? "" : ", ") + name(i);
+    log("mpix-rma: auto tournament at Start %ld (%s: %s; %d+%d periods each): %s", started_, incumbent_role,
+        name(incumbent_), rule_.untimed, rule_.timed, list.c_str());
+    for (int i : entrants_) measured_[static_cast<std::size_t>(i)] = PeriodMeasure{};
+    phase_ = Phase::trial;
+    entrant_ = 0;
+    periods_.clear();
+    untimed_left_ = started_ == 0 ? rule_.untimed : 0;  // the running one is warm at a re-run
+  }
+
+  void next_entrant() {
+    periods_.clear();
+    while (++entrant_ < entrants_.size()) {
+      if (switch_to(entrants_[entrant_])) {
+        untimed_left_ = rule_.untimed;
+        return;
+      }
+    }
+    const Verdict v = tournament_verdict(names_, measured_, incumbent_);
+    log("  verdict after %ld iterations: %s", started_, v.reason.c_str());
+    if (v.winner != running_ && !switch_to(v.winner)) switch_to(incumbent_);
+    reference_us_ = measured_[static_cast<std::size_t>(running_)].median_us;
+    watch_interval_ = first_watch_interval;
+    next_check_ = started_ + watch_interval_;
+    phase_ = reruns_ < rule_.reruns ? Phase::watch : Phase::settled;
+  }
+
+  void check_drift() {
+    const PeriodMeasure watched = agreed_measure();
+    periods_.clear();
+    if (!period_drifted(reference_us_, watched.median_us, rule_)) {
+      watch_interval_ = std::min(2 * watch_interval_, last_watch_interval);
+      next_check_ = started_ + watch_interval_;
+      return;
+    }
+    ++reruns_;
+    log("mpix-rma: auto: the period of %s drifted from %.2f to %.2f us (re-run %d of %d)", name(running_),
+        reference_us_, watched.median_us, reruns_, rule_.reruns);
+    measured_[static_cast<std::size_t>(running_)] = watched;
+    begin_tournament(rerun_entrants(measured_, running_, baseline_, rule_), "running");
+    if (phase_ == Phase::settled && reruns_ < rule_.reruns) {  // nothing to race: watch on from here
+      reference_us_ = watched.median_us;
+      phase_ = Phase::watch;
+      watch_interval_ = first_watch_interval;
+      next_check_ = started_ + watch_interval_;
+    }
   }
 
   // Collective: the previous operation is gone before the next one takes
   // the pooled window (a second live window over a buffer slows MPICH).
-  void run(int index) {
-    operation_.reset();
-    agreed(args_.comm->global(), [&] { operation_ = rows_[index]->create(args_); });
-    running_ = index;
-    completed_of_running_ = 0;
-    samples_.clear();
+  // False (on every rank alike) if the algorithm could not be set up; then
+  // nothing runs until the caller picks another.
+  bool switch_to(int index) {
+    try {
+      run(index);
+      return true;
+    } catch (const Error& e) {
+      log("  %s cannot run (%s)", name(index), e.what());
+      return false;
+    }
   }
 
-  // Collective, at the Start after the probe filled: every rank calls it at
-  // the same iteration of this persistent request.
-  void refine() {
-    std::nth_element(samples_.begin(), samples_.begin() + samples_.size() / 2, samples_.end());
-    // The least-loaded rank's median: imbalance of the application's own
-    // work between iterations must not look like a slow algorithm.
-    double measured = samples_[samples_.size() / 2] * 1e6;
-    mpi_check(MPI_Allreduce(MPI_IN_PLACE, &measured, 1, MPI_DOUBLE, MPI_MIN, args_.comm->global()),
-              "MPI_Allreduce");
-    measured_[running_] = measured;
-    const long remaining = inputs_.expected_iterations - started_;
-    const Refinement r =
-        refine_selection(selection_, running_, previous_, measured_, remaining);
-    if (verbose_) std::fprintf(stderr, "mpix-rma: auto online check after %ld iterations: %s\n", started_,
-                               r.reason.c_str());
-    // At most one trial: settled after this check unless a trial starts.
-    const bool trial = previous_ < 0 && r.switch_to >= 0;
-    if (!trial) probe_ = 0;
-    if (r.switch_to < 0) return;
-    const int from = running_;
-    try {
-      run(r.switch_to);
-      previous_ = from;
-    } catch (const Error& e) {
-      // Every rank failed alike (agreed): stay with what ran, settled.
-      if (verbose_) std::fprintf(stderr, "mpix-rma: auto cannot switch (%s); staying\n", e.what());
-      probe_ = 0;
-      run(from);
-    }
+  void run(int index) {
+    operation_.reset();
+    agreed(args_.comm->global(), [&] { operation_ = rows_[static_cast<std::size_t>(index)]->create(args_); });
+    running_ = index;
+  }
+
+  const char* name(int index) const { return names_[static_cast<std::size_t>(index)].c_str(); }
+
+  template <class... Values>
+  void log(const char* format, Values... values) const {
+    if (!verbose_) return;
+    std::fprintf(stderr, format, values...);
+    std::fputc('\n', stderr);
   }
 
   AlltoallvArgs args_;
   std::vector<const AlltoallvAlgorithm*> rows_;
+  std::vector<std::string> names_;
+  TournamentRule rule_;
   bool verbose_;
   SelectionInputs inputs_;
   Selection selection_;
+  int baseline_ = -1;  // MPI's own call, when eligible
   std::unique_ptr<PersistentOperation> operation_;
   int running_ = 0;
-  // Online refinement: probe_ timed iterations per algorithm, 0 once settled.
-  int probe_ = 0;
-  long started_ = 0;
-  int completed_of_running_ = 0;
-  double in_calls_ = 0;
-  std::vector<double> samples_;
-  std::vector<double> measured_;  // agreed us/iteration of each algorithm run so far, 0: not run
-  int previous_ = -1;             // during a trial: the algorithm it may return to
+
+  Phase phase_ = Phase::settled;
+  long started_ = 0;         // Starts so far: the clock every rank shares
+  double last_start_ = 0;    // MPI_Wtime of the previous Start while timing; 0: none
+  std::vector<double> periods_;  // of the running algorithm, us
+  std::vector<PeriodMeasure> measured_;  // agreed, per row; unmeasured: not run in this tournament
+  std::vector<int> entrants_;
+  std::size_t entrant_ = 0;  // index into entrants_ of the running trial
+  int incumbent_ = 0;        // keeps its place unless clearly beaten
+  int untimed_left_ = 0;
+  double reference_us_ = 0;  // the winner's median period
+  long watch_interval_ = first_watch_interval;
+  long next_check_ = 0;
+  int reruns_ = 0;
 };
 
 }  // namespace
 
 namespace algorithms {
 extern const AlltoallvAlgorithm auto_select{
-    "auto", "the selector: lowest predicted T_init + N*T_iter from measured parameters, refined online",
+    "auto",
+    "the selector: lowest predicted T_init + N*T_iter as the prior, then a tournament timing the application's "
+    "own iterations",
     runs_any_arguments, make_operation<AdaptiveAlltoallv>};
 }  // namespace algorithms
 

@@ -1,4 +1,5 @@
-// Barrier-free persistent Alltoallv. On-node blocks travel through the node
+// Barrier-free persistent Alltoallv (two rows: channel stages blocks in heap
+// memory, channel_cma pulls the large ones with one CMA copy). On-node blocks travel through the node
 // channel (collectives/node_exchange.hpp): the sender's copy-in and the
 // receiver's copy-out (or the receiver's single copy straight from the
 // sender's MPIX_Alloc_mem buffer) are the only synchronization, pair by
@@ -25,7 +26,7 @@ constexpr int exchange_tag = 0x6d78;
 
 class ChannelAlltoallv final : public PersistentOperation {
  public:
-  explicit ChannelAlltoallv(const AlltoallvArgs& args) : args_(args), node_(args_) {
+  ChannelAlltoallv(const AlltoallvArgs& args, HeapBlocks heap) : args_(args), node_(args_, heap) {
     const Comm& comm = *args_.comm;
     const int n = comm.size(), me = comm.rank();
     for (int k = 1; k < n; ++k) {
@@ -152,7 +153,18 @@ extern const AlltoallvAlgorithm channel{
     "channel",
     "barrier-free: on-node blocks through the node channel's rings (copy-in/copy-out; from MPIX_Alloc_mem send "
     "buffers one copy by the receiver), off-node blocks by persistent point-to-point",
-    NodeExchange::unsupported, make_operation<ChannelAlltoallv>};
+    NodeExchange::unsupported,
+    [](const AlltoallvArgs& args) -> std::unique_ptr<PersistentOperation> {
+      return std::make_unique<ChannelAlltoallv>(args, HeapBlocks::staged);
+    }};
+extern const AlltoallvAlgorithm channel_cma{
+    "channel_cma",
+    "channel, with on-node blocks in heap memory from MPIX_CHANNEL_CMA_BYTES up pulled by the receiver in one CMA "
+    "copy (staged where CMA is not permitted)",
+    NodeExchange::unsupported,
+    [](const AlltoallvArgs& args) -> std::unique_ptr<PersistentOperation> {
+      return std::make_unique<ChannelAlltoallv>(args, HeapBlocks::pulled);
+    }};
 }  // namespace algorithms
 
 }  // namespace mpix

@@ -8,7 +8,7 @@
 
 namespace mpix {
 
-NodeExchange::NodeExchange(const AlltoallvArgs& args)
+NodeExchange::NodeExchange(const AlltoallvArgs& args, HeapBlocks heap)
     : args_(args), pool_(args.channel_pool), settings_(ChannelSettings::of(*args.comm)) {
   const Comm& comm = *args_.comm;
   const int n = comm.size(), me = comm.rank();
@@ -31,10 +31,12 @@ NodeExchange::NodeExchange(const AlltoallvArgs& args)
   self_bytes_ = static_cast<std::size_t>(args_.send_bytes(me));
   self_from_ = send + args_.sdispls[me] * send_extent;
   self_to_ = recv + args_.rdispls[me] * recv_extent;
-  // A block sent by reference is read where the sender published it:
-  // buffers that move are always staged.
-  const std::size_t threshold =
-      args_.buffers_move ? 0 : mapped_send ? settings_.single_copy_bytes : settings_.cma_bytes;
+  // A block sent by reference is read where the sender published it. A
+  // mapped buffer is read through its segment, so a block that may move
+  // out of it is staged; CMA reads any address of the sender, so a moved
+  // block only moves its offset (buffers_moved).
+  const std::size_t heap_threshold = heap == HeapBlocks::pulled ? settings_.cma_bytes : 0;
+  const std::size_t threshold = mapped_send && !args_.buffers_move ? settings_.single_copy_bytes : heap_threshold;
   // Peers in rotated order (targets after me, sources before me), so that
   // the ranks of a node do not all start with the same peer.
   for (int k = 1; k < n; ++k) {
@@ -43,7 +45,8 @@ NodeExchange::NodeExchange(const AlltoallvArgs& args)
       const char* block = send + args_.sdispls[target] * send_extent;
       const std::size_t bytes = static_cast<std::size_t>(args_.send_bytes(target));
       const int peer = comm.node_rank_of(target);
-      const bool reachable = reaches_mine[static_cast<std::size_t>(peer)] != 0;
+      const int reach = reaches_mine[static_cast<std::size_t>(peer)];
+      const bool reachable = args_.buffers_move ? reach == by_cma : reach != unreachable;
       outgoing_.push_back(channel_.channel->outgoing(peer, block, bytes,
                                                      reachable && threshold > 0 && bytes >= threshold,
                                                      static_cast<std::size_t>(block - send)));
@@ -77,7 +80,10 @@ const char* NodeExchange::send_base() const {
 void NodeExchange::buffers_moved(const char* old_send_base, char* old_recv) {
   const std::ptrdiff_t send_shift = send_base() - old_send_base;
   const std::ptrdiff_t recv_shift = static_cast<char*>(args_.recvbuf) - old_recv;
-  for (NodeChannel::Outgoing& m : outgoing_) m.data += send_shift;
+  for (NodeChannel::Outgoing& m : outgoing_) {
+    m.data += send_shift;
+    if (m.by_reference) m.offset += static_cast<std::size_t>(send_shift);  // modulo 2^64: may go below the base
+  }
   for (NodeChannel::Incoming& m : incoming_) m.data += recv_shift;
   self_from_ += send_shift;
   self_to_ += recv_shift;
@@ -111,8 +117,8 @@ void NodeExchange::pause(unsigned& polls) const { spin_then_yield(polls, setting
 
 // Collective over the node: every rank learns how it reaches each node
 // peer's send buffer, for blocks sent by reference, and tells each peer
-// whether it can (reaches_mine: which peers read mine; a block goes by
-// reference only to them, the others get it staged). True if mine is
+// whether it can and how (reaches_mine, a Reach per peer: a block goes by
+// reference only to peers that read mine, the others get it staged). True if mine is
 // MPIX_Alloc_mem memory, which peers map and copy from by load/store (a peer
 // whose mapping fails falls back to CMA, slower but correct).
 bool NodeExchange::publish_send_buffer(const char* send, std::size_t bytes, std::vector<int>& reaches_mine) {
@@ -127,7 +133,8 @@ bool NodeExchange::publish_send_buffer(const char* send, std::size_t bytes, std:
   for (std::size_t p = 0; p < all.size(); ++p)
     if (static_cast<int>(p) != comm.node_rank()) {
       send_buffers_[p] = choose_direct_path(all[p], false, NodePath::automatic, policy);
-      reach[p] = send_buffers_[p].target.mode != DirectTarget::Mode::none ? 1 : 0;
+      const DirectTarget::Mode mode = send_buffers_[p].target.mode;
+      reach[p] = mode == DirectTarget::Mode::cma ? by_cma : mode == DirectTarget::Mode::shm ? mapped : unreachable;
     }
   reaches_mine.assign(all.size(), 0);
   mpi_check(MPI_Alltoall(reach.data(), 1, MPI_INT, reaches_mine.data(), 1, MPI_INT, comm.node()), "MPI_Alltoall");

@@ -23,12 +23,19 @@
 
 namespace mpix {
 
+// How blocks in heap memory (not MPIX_Alloc_mem) travel: staged through
+// the rings, or, from MPIX_CHANNEL_CMA_BYTES up, pulled by the receiver with
+// one CMA copy straight from the sender's buffer. Which is faster depends on
+// the machine and on how the application reads the data, so the two are
+// separate algorithms that auto's tournament times.
+enum class HeapBlocks { staged, pulled };
+
 class NodeExchange {
  public:
   // Collective over the node (when it has other ranks): takes a channel from
   // the communicator's pool and learns how to reach each node peer's send
   // buffer. args must outlive this object; its buffers are read at Start.
-  explicit NodeExchange(const AlltoallvArgs& args);
+  explicit NodeExchange(const AlltoallvArgs& args, HeapBlocks heap = HeapBlocks::staged);
   // Why these arguments cannot travel this way, or nothing: contiguous
   // datatypes, and a kernel that lets node peers reach each other.
   static std::optional<std::string> unsupported(const AlltoallvArgs& args);
@@ -57,6 +64,8 @@ class NodeExchange {
   bool has_node_peers() const { return channel_.channel != nullptr; }
 
  private:
+  // What a receiver reports about a sender's buffer at init.
+  enum Reach { unreachable = 0, mapped = 1, by_cma = 2 };
   bool publish_send_buffer(const char* send, std::size_t bytes, std::vector<int>& reaches_mine);
 
   const AlltoallvArgs& args_;

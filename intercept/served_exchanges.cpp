@@ -32,6 +32,11 @@
 //   skip the agreement altogether and pass straight through, for a number
 //   of calls that doubles while that stays so (a small exchange pays one
 //   agreement every 1024 calls at most).
+// - A served exchange runs auto, whose tournament races the algorithms that
+//   can serve it against MPI's own call, on every rank alike. Where MPI's
+//   call wins, the pattern stays cached but goes back to PMPI_Alltoallv,
+//   and the agreements back off (one every 1024 calls at most); a changed
+//   pattern is admitted and raced afresh.
 // A rank whose arguments changed therefore never meets a served peer inside
 // a different operation: the agreement comes first, and it sends everyone
 // to PMPI_Alltoallv together.
@@ -39,6 +44,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 namespace mpix::intercept {
 
@@ -47,6 +53,7 @@ namespace {
 constexpr long max_skip = 1024;
 constexpr std::size_t recent_window = 16;  // calls a rank remembers for repeats
 constexpr long stale_after = 4096;         // calls after which an unused pattern leaves
+constexpr const char* mpi_own_call = "native";  // the registry row that calls MPI_Alltoallv
 
 }  // namespace
 
@@ -114,7 +121,8 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
   for (std::size_t slot = 0; slot < entries_.size(); ++slot)
-    if (a[slots + slot] == 0) return serve(entries_[slot], sendbuf, recvbuf);
+    if (a[slots + slot] == 0)
+      return serve(entries_[slot], sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   if (a[matched_any]) ++counters_.agreement_misses;
 
   // Whatever MPI_Alltoallv returned on this rank, the bookkeeping below
@@ -139,15 +147,36 @@ int ServedExchanges::pass_through(const void* sendbuf, const int sendcounts[], c
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm_);
 }
 
-int ServedExchanges::serve(Entry& entry, const void* sendbuf, void* recvbuf) {
+int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                           MPI_Datatype recvtype) {
   entry.last_used = counters_.calls;
+  if (entry.pass_through) {
+    back_off(max_skip);
+    return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  }
   ++counters_.served;
   skip_length_ = 8;
   int rc = MPIX_Start_with_buffers(entry.request, sendbuf, recvbuf);
   if (rc == MPI_SUCCESS) rc = MPIX_Wait(entry.request, MPI_STATUS_IGNORE);
   // The library raised it on its duplicate (errors return there): MPI raises
   // a failed MPI_Alltoallv on the caller's communicator.
-  if (rc != MPI_SUCCESS) MPI_Comm_call_errhandler(comm_, rc);
+  if (rc != MPI_SUCCESS) {
+    MPI_Comm_call_errhandler(comm_, rc);
+    return rc;
+  }
+  // The request's tournament (auto) raced the served exchange against MPI's
+  // own call, on every rank alike: where MPI won, serving only adds the
+  // agreement to every call.
+  char running[MPIX_MAX_OBJECT_NAME];
+  int length = 0;
+  if (MPIX_Request_get_algorithm(entry.request, running, &length) == MPI_SUCCESS &&
+      std::string_view(running, static_cast<std::size_t>(length)) == mpi_own_call) {
+    entry.pass_through = true;
+    ++counters_.returned;
+    MPIX_Request_free(&entry.request);
+    back_off(max_skip);
+  }
   return rc;
 }
 
@@ -169,8 +198,9 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   const long now = counters_.calls;
   for (Entry& e : entries_)
     if (now - e.last_used > stale_after) free_entry(e);
-  entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const Entry& e) { return !e.request; }),
-                 entries_.end());
+  entries_.erase(
+      std::remove_if(entries_.begin(), entries_.end(), [](const Entry& e) { return !e.request && !e.pass_through; }),
+      entries_.end());
   if (static_cast<int>(entries_.size()) >= settings_.entries) {
     auto oldest = std::min_element(entries_.begin(), entries_.end(),
                                    [](const Entry& x, const Entry& y) { return x.last_used < y.last_used; });
@@ -179,7 +209,10 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   }
   MPIX_Info* info = nullptr;
   MPIX_Info_init(&info);
-  MPIX_Info_set(info, "mpix_alltoallv_algorithm", "channel");
+  // auto: a tournament among the algorithms whose data path does not
+  // depend on the buffers (the others refuse mpix_buffers_move), MPI's own
+  // call among them.
+  MPIX_Info_set(info, "mpix_alltoallv_algorithm", "auto");
   MPIX_Info_set(info, "mpix_buffers_move", "true");
   Entry entry;
   entry.pattern = pattern;
@@ -219,6 +252,7 @@ int ServedExchanges::local_repeats(std::uint64_t hash) {
 void ServedExchanges::free_entry(Entry& e) {
   if (e.request != nullptr) MPIX_Request_free(&e.request);
   e.request = nullptr;
+  e.pass_through = false;
 }
 
 }  // namespace mpix::intercept

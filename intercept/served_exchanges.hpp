@@ -42,6 +42,7 @@ class ServedExchanges {
   struct Counters {
     long calls = 0;
     long served = 0;
+    long returned = 0;        // patterns that went back to MPI: it was faster
     long agreements = 0;      // calls that ran the agreement
     long patterns = 0;        // exchanges admitted
     long agreement_misses = 0;  // some rank had the pattern, another not
@@ -55,6 +56,10 @@ class ServedExchanges {
     ExchangePattern pattern;
     MPIX_Request* request = nullptr;
     long last_used = 0;  // call number of its last admission or service
+    // Agreed: the request's tournament found MPI's own call fastest, so the
+    // exchange goes back to PMPI_Alltoallv, with agreements backing off,
+    // until the pattern changes.
+    bool pass_through = false;
   };
   // What every rank contributes to one agreement (MPI_MAX over ranks): the
   // fields below, then per cache slot whether its pattern is not this
@@ -64,7 +69,8 @@ class ServedExchanges {
 
   int pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
-  int serve(Entry& entry, const void* sendbuf, void* recvbuf);
+  int serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   void admit(const void* sendbuf, void* recvbuf);
   void back_off(long limit);
   int local_repeats(std::uint64_t hash);

@@ -77,68 +77,6 @@ Selection select_algorithm(const SelectionInputs& inputs, const TuningParameters
   return s;
 }
 
-namespace {
-
-Refinement trial_verdict(const Selection& selection, int running, int previous,
-                         const std::vector<double>& measured_us, const RefinementRule& rule, Refinement r) {
-  const CandidatePrediction& before = selection.predictions.at(static_cast<std::size_t>(previous));
-  const double before_measured = measured_us.at(static_cast<std::size_t>(previous));
-  r.reason += format(" against %.2f us for ", before_measured) + before.name;
-  if (measured_us.at(static_cast<std::size_t>(running)) < before_measured * (1 - rule.margin)) {
-    r.reason += ": keeps " + selection.predictions[running].name;
-  } else {
-    r.switch_to = previous;
-    r.reason += ": back to " + before.name;
-  }
-  return r;
-}
-
-// The candidate whose predicted saving over the remaining iterations best
-// repays trying it and coming back, or -1.
-int best_trial(const Selection& selection, int running, double measured, long remaining, double& gain) {
-  const CandidatePrediction& current = selection.predictions[running];
-  int best = -1;
-  gain = 0;
-  for (int i = 0; i < static_cast<int>(selection.predictions.size()); ++i) {
-    const CandidatePrediction& other = selection.predictions[i];
-    if (i == running || !other.eligible) continue;
-    const double g = (measured - other.cost.t_iter_us) * static_cast<double>(remaining) - other.cost.t_init_us -
-                     current.cost.t_init_us;
-    if (g > gain) gain = g, best = i;
-  }
-  return best;
-}
-
-}  // namespace
-
-Refinement refine_selection(const Selection& selection, int running, int previous,
-                            const std::vector<double>& measured_us, long remaining_iterations,
-                            const RefinementRule& rule) {
-  Refinement r;
-  const double measured = measured_us.at(static_cast<std::size_t>(running));
-  const CandidatePrediction& current = selection.predictions.at(static_cast<std::size_t>(running));
-  r.reason = current.name + format(" measured %.2f us/iteration (predicted %.2f us)", measured, current.cost.t_iter_us);
-  if (previous >= 0) return trial_verdict(selection, running, previous, measured_us, rule, r);
-
-  if (measured <= current.cost.t_iter_us * (1 + rule.contradiction)) {
-    r.reason += ": the prediction holds";
-    return r;
-  }
-  double gain = 0;
-  r.switch_to = best_trial(selection, running, measured, remaining_iterations, gain);
-  if (r.switch_to < 0 || selection.predictions[r.switch_to].cost.t_iter_us * (1 + rule.contradiction) >= measured) {
-    r.switch_to = -1;
-    r.reason += ": slower than predicted, but no other algorithm's prediction repays trying it over the remaining " +
-                std::to_string(remaining_iterations) + " iterations";
-    return r;
-  }
-  const CandidatePrediction& next = selection.predictions[r.switch_to];
-  r.reason += ": slower than predicted; trying " + next.name +
-              format(" (predicted %.2f us/iteration, init %.1f us; up to %.1f us saved)", next.cost.t_iter_us,
-                     next.cost.t_init_us, gain);
-  return r;
-}
-
 std::string describe_selection(const SelectionInputs& inputs, const Selection& selection) {
   const PatternSummary& p = inputs.pattern;
   std::string text = "  pattern: " + std::to_string(p.ranks) + " ranks on " + std::to_string(p.nodes) +

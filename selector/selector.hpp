@@ -50,31 +50,6 @@ Selection select_algorithm(const SelectionInputs& inputs, const TuningParameters
 // negative when never, 0 when from the first iteration.
 double breakeven_iterations(const CostPrediction& over, const CostPrediction& baseline);
 
-// Online refinement, after the running algorithm's first iterations were
-// timed (measured_us[i] > 0 for each algorithm timed so far, all ranks
-// agreed). First check (previous < 0): when the running one is slower than
-// predicted by more than `contradiction` (relative), it tries the candidate
-// predicted cheapest over the remaining iterations, if the predicted saving
-// repays trying it and coming back. A close call between predictions is not
-// tried: a few timed iterations are noisier than the difference.
-// The model's error is often common to all algorithms (a machine slower than
-// when it was calibrated), so a trial's verdict comes from two measurements
-// taken back to back: the second check (previous >= 0) keeps the trial only
-// if it measured faster by more than `margin`.
-struct RefinementRule {
-  double contradiction = 0.25;
-  double margin = 0.10;  // a few timed iterations vary by about that much
-};
-
-struct Refinement {
-  int switch_to = -1;  // -1: keep the running algorithm
-  std::string reason;
-};
-
-Refinement refine_selection(const Selection& selection, int running, int previous,
-                            const std::vector<double>& measured_us, long remaining_iterations,
-                            const RefinementRule& rule = {});
-
 // One line per candidate, for MPIX_VERBOSE.
 std::string describe_selection(const SelectionInputs& inputs, const Selection& selection);
 

@@ -21,6 +21,16 @@ int parse_int(std::string_view value, long min, long max) {
   return static_cast<int>(v);
 }
 
+double parse_double(std::string_view value, double min, double max) {
+  std::string text(value);
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || errno == ERANGE || !(v >= min && v <= max))
+    throw std::invalid_argument("not a number in [" + std::to_string(min) + ", " + std::to_string(max) + "]");
+  return v;
+}
+
 bool parse_on_off(std::string_view value) {
   if (value == "on") return true;
   if (value == "off") return false;
@@ -113,13 +123,20 @@ const std::vector<VariableSpec> table = {
      "How many times a request is expected to run, N in the break-even rule: the selector minimises "
      "T_init + N * T_iter. The info key mpix_expected_iterations of a request overrides it.",
      [](std::string_view v, Config& c) { c.expected_iterations = parse_int(v, 1, INT_MAX); }},
-    {"MPIX_ALLTOALLV_PROBE", "int", "16", "0..1000",
-     "Online refinement of auto: iterations timed (after 2 untimed) before the request checks the "
-     "prediction. If the measured time is more than 25% above it and the remaining expected "
-     "iterations repay a re-init, the request tries the algorithm predicted cheapest, times it "
-     "as well and keeps it only if it measured more than 10% faster, on every rank at the same "
-     "Start. 0 turns it off.",
-     [](std::string_view v, Config& c) { c.alltoallv_probe = parse_int(v, 0, 1000); }},
+    {"MPIX_AUTO_PERIODS", "int", "8", "0..1000",
+     "auto's tournament: iteration periods (from one Start to the next, so the application's own work on "
+     "the data counts) timed per candidate, after 2 untimed ones. The candidate with the lowest median "
+     "period, agreed over ranks, wins if it beat the predicted choice by more than the periods' spread. "
+     "0: no tournament, the prediction decides.",
+     [](std::string_view v, Config& c) { c.auto_periods = parse_int(v, 0, 1000); }},
+    {"MPIX_AUTO_WITHIN", "number", "2", "1..1000",
+     "auto's tournament: candidates whose predicted T_init + N*T_iter is within this factor of the "
+     "predicted best's enter (MPI's own call always does).",
+     [](std::string_view v, Config& c) { c.auto_within = parse_double(v, 1, 1000); }},
+    {"MPIX_AUTO_SETTLE", "int", "100", "0..100000",
+     "auto's tournament: iterations the whole tournament may take; it also takes at most a quarter of the "
+     "expected iterations. The choice is settled by then; a drifting period re-runs it, bounded alike.",
+     [](std::string_view v, Config& c) { c.auto_settle = parse_int(v, 0, 100000); }},
     {"MPIX_CHANNEL_CHUNK_BYTES", "int", "16384", "64..16777216",
      "Node channel (algorithm channel): payload bytes of one slot of the ring a node peer sends this "
      "rank through; larger blocks stream through the ring in chunks of this size. Each rank sizes "
@@ -135,10 +152,11 @@ const std::vector<VariableSpec> table = {
      "its own, so the data lands in the cache of the core that reads it next. 0: always stage. "
      "Decided by the sender per block, so ranks may differ.",
      [](std::string_view v, Config& c) { c.channel_single_copy_bytes = parse_int(v, 0, INT_MAX); }, Scope::per_rank},
-    {"MPIX_CHANNEL_CMA_BYTES", "int", "0", "0 or a positive integer",
-     "Node channel: blocks from this size up in other memory (the heap) are not staged either: the "
-     "receiver pulls them with one CMA copy (process_vm_readv). 0: always stage (staging measured "
-     "faster than CMA at every size up to 2 MiB on the development machines). Per rank.",
+    {"MPIX_CHANNEL_CMA_BYTES", "int", "65536", "0 or a positive integer",
+     "Node channel, algorithm channel_cma: blocks in other memory (the heap) from this size up are not "
+     "staged: the receiver pulls them with one CMA copy (process_vm_readv), also when the drop-in moves the "
+     "buffers. channel stages them. 0: channel_cma stages too. Decided by the sender per block, so ranks "
+     "may differ.",
      [](std::string_view v, Config& c) { c.channel_cma_bytes = parse_int(v, 0, INT_MAX); }, Scope::per_rank},
     {"MPIX_CHANNEL_SPIN", "int", "auto", "auto or 0..10000000",
      "Node channel: polls a waiting rank spins before it yields its core on every further poll. auto: "

@@ -29,11 +29,13 @@ struct Config {
   std::vector<std::string> alltoallv_exclude;  // registry names the selector never chooses
   std::string tuning_file;                      // empty: the built-in parameters
   long expected_iterations = 1000;
-  int alltoallv_probe = 16;  // iterations timed before the online check; 0: no online refinement
+  int auto_periods = 8;      // auto's tournament: timed periods per candidate; 0: no tournament
+  double auto_within = 2.0;  // auto's tournament: candidates predicted within this factor of the best
+  int auto_settle = 100;     // auto's tournament: iterations it may take in all
   long channel_chunk_bytes = 16384;        // node channel: payload of one ring slot
   long channel_staging_bytes = 1L << 20;   // node channel: inbound staging memory per rank
   long channel_single_copy_bytes = 4096;   // node channel: mapped send blocks from this size up: one copy; 0: never
-  long channel_cma_bytes = 0;              // node channel: other send blocks from this size up: one CMA copy; 0: never
+  long channel_cma_bytes = 65536;          // channel_cma: heap send blocks from this size up: one CMA copy; 0: never
   int channel_spin_polls = -1;             // node channel: polls before a waiting rank yields; -1: by the node's cores
   PtracePeers ptrace_peers = PtracePeers::widen;
   bool intercept = true;                   // drop-in: serve repeated MPI_Alltoallv calls

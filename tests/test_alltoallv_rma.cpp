@@ -441,7 +441,8 @@ TEST_P(AlltoallvRma, StartWithBuffersRotatesAmongBuffers) {
     // (channel_put_flag only while every rank is on one node).
     int nodes = 0;
     MPIX_Comm_get_node(forced.comm(), nullptr, nullptr, nullptr, &nodes);
-    EXPECT_TRUE(running == "channel" || running == "native" || (running == "channel_put_flag" && nodes == 1))
+    EXPECT_TRUE(running == "channel" || running == "channel_cma" || running == "native" ||
+                (running == "channel_put_flag" && nodes == 1))
         << running;
     const int rotations = world_size() <= 2 ? 18 : 2;  // oversubscribed: a synchronization costs ~30 ms
     for (int it = 0; it < rotations; ++it) {

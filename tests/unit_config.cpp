@@ -35,7 +35,9 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_ALLTOALLV_EXCLUDE", " fence, lock ,,pscw"},
                                                 {"MPIX_TUNING_FILE", "/tmp/t.json"},
                                                 {"MPIX_EXPECTED_ITERATIONS", "50"},
-                                                {"MPIX_ALLTOALLV_PROBE", "0"},
+                                                {"MPIX_AUTO_PERIODS", "0"},
+                                                {"MPIX_AUTO_WITHIN", "3.5"},
+                                                {"MPIX_AUTO_SETTLE", "50"},
                                                 {"MPIX_CHANNEL_CHUNK_BYTES", "4096"},
                                                 {"MPIX_CHANNEL_STAGING_BYTES", "65536"},
                                                 {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "262144"},
@@ -56,7 +58,9 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().alltoallv_exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
   EXPECT_EQ(c.values().tuning_file, "/tmp/t.json");
   EXPECT_EQ(c.values().expected_iterations, 50);
-  EXPECT_EQ(c.values().alltoallv_probe, 0);
+  EXPECT_EQ(c.values().auto_periods, 0);
+  EXPECT_DOUBLE_EQ(c.values().auto_within, 3.5);
+  EXPECT_EQ(c.values().auto_settle, 50);
   EXPECT_EQ(c.values().channel_chunk_bytes, 4096);
   EXPECT_EQ(c.values().channel_staging_bytes, 65536);
   EXPECT_EQ(c.values().channel_single_copy_bytes, 262144);

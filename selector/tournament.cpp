@@ -1,0 +1,106 @@
+#include "selector/tournament.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace mpix {
+
+PeriodMeasure measure_periods(std::vector<double>& periods_us) {
+  PeriodMeasure m;
+  if (periods_us.empty()) return m;
+  std::sort(periods_us.begin(), periods_us.end());
+  const std::size_t n = periods_us.size();
+  m.median_us = n % 2 ? periods_us[n / 2] : 0.5 * (periods_us[n / 2 - 1] + periods_us[n / 2]);
+  const double iqr = periods_us[n - 1 - n / 4] - periods_us[n / 4];  // the middle half's width
+  m.spread_us = iqr / std::sqrt(static_cast<double>(n));
+  return m;
+}
+
+std::vector<int> tournament_entrants(const Selection& selection, int baseline, long expected_iterations,
+                                     const TournamentRule& rule) {
+  std::vector<int> entrants;
+  if (rule.timed <= 0 || selection.chosen < 0) return entrants;
+  const std::vector<CandidatePrediction>& p = selection.predictions;
+  const CandidatePrediction& prior = selection.choice();
+  entrants.push_back(selection.chosen);
+  if (baseline >= 0 && baseline != selection.chosen && p[static_cast<std::size_t>(baseline)].eligible)
+    entrants.push_back(baseline);
+  std::vector<int> others;
+  for (int i = 0; i < static_cast<int>(p.size()); ++i) {
+    const CandidatePrediction& c = p[static_cast<std::size_t>(i)];
+    if (!c.eligible || i == selection.chosen || i == baseline) continue;
+    if (c.total_us > rule.within * prior.total_us) continue;
+    const double repaid = rule.init_share * static_cast<double>(expected_iterations) * prior.cost.t_iter_us;
+    if (c.cost.t_init_us - prior.cost.t_init_us > repaid) continue;
+    others.push_back(i);
+  }
+  std::stable_sort(others.begin(), others.end(),
+                   [&](int a, int b) { return p[static_cast<std::size_t>(a)].total_us < p[static_cast<std::size_t>(b)].total_us; });
+  entrants.insert(entrants.end(), others.begin(), others.end());
+  const long budget = std::min<long>(rule.settle_within, expected_iterations / 4);
+  const long fit = budget / rule.trial_periods();
+  if (static_cast<long>(entrants.size()) > fit) entrants.resize(static_cast<std::size_t>(std::max<long>(fit, 0)));
+  if (entrants.size() < 2) entrants.clear();
+  return entrants;
+}
+
+bool cut_short(const PeriodMeasure& scout, double best_median_us, const TournamentRule& rule) {
+  return best_median_us > 0 && scout.median_us > rule.cut * best_median_us;
+}
+
+Verdict tournament_verdict(const std::vector<std::string>& names, const std::vector<PeriodMeasure>& measured,
+                           int incumbent) {
+  Verdict v;
+  int best = -1;
+  for (int i = 0; i < static_cast<int>(measured.size()); ++i)
+    if (measured[static_cast<std::size_t>(i)].measured() &&
+        (best < 0 || measured[static_cast<std::size_t>(i)].median_us < measured[static_cast<std::size_t>(best)].median_us))
+      best = i;
+  char text[200];
+  const PeriodMeasure& inc = measured.at(static_cast<std::size_t>(incumbent));
+  if (best < 0 || best == incumbent || !inc.measured()) {
+    v.winner = inc.measured() || best < 0 ? incumbent : best;
+    std::snprintf(text, sizeof text, "%s measured fastest", names.at(static_cast<std::size_t>(v.winner)).c_str());
+    v.reason = text;
+    return v;
+  }
+  const PeriodMeasure& b = measured[static_cast<std::size_t>(best)];
+  const double noise = std::max(inc.spread_us, b.spread_us);
+  if (b.median_us < inc.median_us - noise) {
+    v.winner = best;
+    std::snprintf(text, sizeof text, "%s beat %s by %.2f us, more than the spread (%.2f us)",
+                  names[static_cast<std::size_t>(best)].c_str(), names[static_cast<std::size_t>(incumbent)].c_str(),
+                  inc.median_us - b.median_us, noise);
+  } else {
+    v.winner = incumbent;
+    std::snprintf(text, sizeof text, "%s kept: %s was %.2f us faster, within the spread (%.2f us)",
+                  names[static_cast<std::size_t>(incumbent)].c_str(), names[static_cast<std::size_t>(best)].c_str(),
+                  inc.median_us - b.median_us, noise);
+  }
+  v.reason = text;
+  return v;
+}
+
+bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule) {
+  if (reference_us <= 0 || watched_us <= 0) return false;
+  return watched_us > reference_us * (1 + rule.drift) || watched_us * (1 + rule.drift) < reference_us;
+}
+
+std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int running, int baseline,
+                                const TournamentRule& rule) {
+  std::vector<int> entrants{running};
+  const double reference = measured.at(static_cast<std::size_t>(running)).median_us;
+  if (baseline >= 0 && baseline != running) entrants.push_back(baseline);
+  for (int i = 0; i < static_cast<int>(measured.size()); ++i) {
+    const PeriodMeasure& m = measured[static_cast<std::size_t>(i)];
+    if (i == running || i == baseline || !m.measured()) continue;
+    if (reference <= 0 || m.median_us <= rule.within * reference) entrants.push_back(i);
+  }
+  const std::size_t fit = static_cast<std::size_t>(std::max(rule.settle_within / rule.trial_periods(), 0));
+  if (entrants.size() > fit) entrants.resize(fit);
+  if (entrants.size() < 2) entrants.clear();
+  return entrants;
+}
+
+}  // namespace mpix

@@ -1,0 +1,87 @@
+// The tournament's rules as pure functions: which candidates auto tries in a
+// request's first iterations, when a trial is cut short, which measured
+// candidate wins, and when the watched period has drifted enough to try
+// again. No MPI: auto (collectives/auto.cpp) runs the schedule and agrees on
+// every measurement before it calls these, so every rank gets the same
+// answer; the unit tests call them directly.
+//
+// Why a tournament: the cost model's parameters were measured on some
+// machine, in some phase of it, in some loop; the user's machine, phase and
+// loop decide what is fastest (how the application reads the received data
+// decides whether a block written into its cache, or one it copies itself,
+// is cheaper). ADCL and STAR-MPI choose implementations the same way: by
+// timing the application's own iterations. The prediction stays the prior:
+// it orders the entrants and wins every close call.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "selector/selector.hpp"
+
+namespace mpix {
+
+struct TournamentRule {
+  double within = 2.0;        // entrants: predicted total within this factor of the best's
+  int settle_within = 100;    // periods the whole tournament may take
+  int untimed = 2;            // periods after a switch that are not timed (first touch, warm-up)
+  int timed = 8;              // timed periods per entrant; 0: no tournament
+  int scout = 3;              // timed periods after which a clearly slower entrant is cut
+  double cut = 1.5;           // ... when its median is this factor above the best so far
+  double init_share = 0.05;   // an entrant's init may cost this share of N * the prior's T_iter
+  double drift = 0.3;         // relative change of the watched period that re-runs it
+  int reruns = 3;             // re-runs per request
+  int trial_periods() const { return untimed + timed; }
+};
+
+// One candidate's agreed measurement: the median of its timed periods and
+// how far that median can be trusted (the interquartile range over the
+// square root of the number of periods: about the median's standard
+// error), each the maximum over ranks.
+struct PeriodMeasure {
+  double median_us = 0;
+  double spread_us = 0;
+  bool measured() const { return median_us > 0; }
+};
+
+// Local: the median and its spread of one rank's periods (microseconds);
+// reorders them.
+PeriodMeasure measure_periods(std::vector<double>& periods_us);
+
+// The candidates to try, in order: the prior (selection.chosen) first, the
+// MPI's own call (`baseline`, if eligible) second, so that "never slower
+// than MPI" is always measured, then the others by predicted total. Others
+// enter only if predicted within rule.within of the best and their init is
+// repaid; the list is cut so that every trial fits in rule.settle_within and
+// in a quarter of the expected iterations (trials of candidates that lose
+// cost only their excess, which the scout cut bounds). Fewer than two: no tournament.
+std::vector<int> tournament_entrants(const Selection& selection, int baseline, long expected_iterations,
+                                     const TournamentRule& rule);
+
+// After `scout` timed periods: whether this trial ends early, being clearly
+// slower than the best measured so far.
+bool cut_short(const PeriodMeasure& scout, double best_median_us, const TournamentRule& rule);
+
+struct Verdict {
+  int winner = -1;
+  std::string reason;
+};
+
+// The winner among the measured candidates (measured[i].measured()). The
+// incumbent (the prior, or what ran before a re-run) keeps its place unless
+// another beat it by more than the larger of their spreads: where the
+// application's own work dominates the period, the candidates' differences
+// drown in its noise, and noise must not flip the choice.
+Verdict tournament_verdict(const std::vector<std::string>& names, const std::vector<PeriodMeasure>& measured,
+                           int incumbent);
+
+// Whether the watched period (agreed median of recent periods) has moved
+// away from the winner's measured one by more than rule.drift.
+bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule);
+
+// The entrants of a re-run: the running algorithm first, then those that
+// measured within rule.within of it, and the baseline.
+std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int running, int baseline,
+                                const TournamentRule& rule);
+
+}  // namespace mpix

@@ -1,0 +1,112 @@
+// The tournament's rules, without MPI: made-up predictions and measurements
+// with known answers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "selector/tournament.hpp"
+
+namespace {
+
+using mpix::PeriodMeasure;
+
+// Candidates with these predicted (t_init, t_iter) at N iterations; the
+// cheapest total is the prior.
+mpix::Selection predicted(const std::vector<std::pair<double, double>>& costs, long n) {
+  mpix::Selection s;
+  for (std::size_t i = 0; i < costs.size(); ++i) {
+    mpix::CandidatePrediction p;
+    p.name = "c" + std::to_string(i);
+    p.eligible = true;
+    p.cost.t_init_us = costs[i].first;
+    p.cost.t_iter_us = costs[i].second;
+    p.total_us = p.cost.t_init_us + static_cast<double>(n) * p.cost.t_iter_us;
+    s.predictions.push_back(p);
+    if (s.chosen < 0 || p.total_us < s.predictions[static_cast<std::size_t>(s.chosen)].total_us)
+      s.chosen = static_cast<int>(i);
+  }
+  return s;
+}
+
+const std::vector<std::string> names = {"c0", "c1", "c2", "c3"};
+
+}  // namespace
+
+TEST(Tournament, MeasuresTheMedianAndItsSpread) {
+  std::vector<double> periods = {5, 1, 4, 2, 3, 100, 6, 7};
+  const PeriodMeasure m = mpix::measure_periods(periods);
+  EXPECT_DOUBLE_EQ(m.median_us, 4.5);
+  EXPECT_DOUBLE_EQ(m.spread_us, (6 - 3) / std::sqrt(8.0));  // one outlier moves neither
+  std::vector<double> four = {90, 400, 88, 200};  // few periods, one far out
+  EXPECT_DOUBLE_EQ(mpix::measure_periods(four).spread_us, (200 - 90) / 2.0);
+  std::vector<double> none;
+  EXPECT_FALSE(mpix::measure_periods(none).measured());
+}
+
+TEST(Tournament, ThePriorRunsFirstAndTheMpiCallAlwaysEnters) {
+  // c1 is the prior; c0 (the baseline) is predicted 5x slower, c2 close,
+  // c3 far off.
+  const auto s = predicted({{0, 5.0}, {10, 1.0}, {10, 1.2}, {10, 9.0}}, 1000);
+  const auto entrants = mpix::tournament_entrants(s, 0, 1000, {});
+  EXPECT_EQ(entrants, (std::vector<int>{1, 0, 2}));
+}
+
+TEST(Tournament, AnInitTheIterationsCannotRepayDoesNotEnter) {
+  // c2 runs as fast as the prior but costs 1000 us more to set up: 5% of
+  // 1000 iterations of 1 us is 50 us.
+  const auto s = predicted({{0, 1.5}, {0, 1.0}, {1000, 0.1}}, 1000);
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 1000, {}), (std::vector<int>{1, 0}));
+}
+
+TEST(Tournament, FitsInTheSettleBoundAndAQuarterOfTheIterations) {
+  const auto s = predicted({{0, 1.0}, {0, 1.0}, {0, 1.0}, {0, 1.0}}, 100000);
+  mpix::TournamentRule rule;
+  rule.settle_within = 25;  // two trials of 10 periods
+  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, rule).size(), 2u);
+  // 60 expected iterations: 15 periods, one trial: no tournament.
+  EXPECT_TRUE(mpix::tournament_entrants(s, 1, 60, {}).empty());
+  rule.timed = 0;  // turned off
+  EXPECT_TRUE(mpix::tournament_entrants(s, 1, 100000, rule).empty());
+}
+
+TEST(Tournament, AClearlySlowerScoutIsCut) {
+  EXPECT_TRUE(mpix::cut_short({16, 1}, 10, {}));
+  EXPECT_FALSE(mpix::cut_short({14, 1}, 10, {}));
+  EXPECT_FALSE(mpix::cut_short({14, 1}, 0, {}));  // nothing to compare with
+}
+
+TEST(Tournament, TheFastestWinsWhenItsLeadExceedsTheSpread) {
+  const std::vector<PeriodMeasure> m = {{10, 0.5}, {8, 0.4}, {}, {9, 0.1}};
+  const auto v = mpix::tournament_verdict(names, m, 0);
+  EXPECT_EQ(v.winner, 1);
+  EXPECT_NE(v.reason.find("c1 beat c0"), std::string::npos) << v.reason;
+}
+
+TEST(Tournament, NoiseDoesNotFlipTheChoice) {
+  // A CG-like loop: 40 us of the application's own work, 1 us exchange;
+  // c1 is 0.3 us faster, its periods vary by 2 us.
+  const std::vector<PeriodMeasure> m = {{41.0, 2.0}, {40.7, 1.8}};
+  const auto v = mpix::tournament_verdict(names, m, 0);
+  EXPECT_EQ(v.winner, 0);
+  EXPECT_NE(v.reason.find("within the spread"), std::string::npos) << v.reason;
+}
+
+TEST(Tournament, TheIncumbentKeepsItsPlaceWhenFastest) {
+  const std::vector<PeriodMeasure> m = {{5, 0.5}, {8, 0.4}};
+  EXPECT_EQ(mpix::tournament_verdict(names, m, 0).winner, 0);
+}
+
+TEST(Tournament, DriftBothWaysReRuns) {
+  EXPECT_FALSE(mpix::period_drifted(10, 12, {}));
+  EXPECT_TRUE(mpix::period_drifted(10, 14, {}));
+  EXPECT_TRUE(mpix::period_drifted(10, 7, {}));
+  EXPECT_FALSE(mpix::period_drifted(0, 7, {}));
+}
+
+TEST(Tournament, AReRunTriesTheRunningTheBaselineAndTheCloseOnes) {
+  const std::vector<PeriodMeasure> m = {{20, 1}, {10, 1}, {15, 1}, {50, 1}};
+  EXPECT_EQ(mpix::rerun_entrants(m, 1, 0, {}), (std::vector<int>{1, 0, 2}));
+  EXPECT_EQ(mpix::rerun_entrants(m, 0, 0, {}), (std::vector<int>{0, 1, 2}));
+}
