@@ -37,7 +37,7 @@ struct Options {
   std::fprintf(stderr,
                "bench_spmv_halo: %s\n"
                "usage: bench_spmv_halo [--algorithms a,b,...] [--repeats R] [--iterations N] [--csv FILE]\n"
-               "                       [--memory heap|mpix] [--loop application|exchange] [--counts-dir DIR]\n"
+               "                       [--memory heap|mpix] [--loop application|exchange|barrier] [--counts-dir DIR]\n"
                "                       MATRIX.mtx...\n",
                why);
   MPI_Abort(MPI_COMM_WORLD, 2);

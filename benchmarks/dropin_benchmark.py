@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """The drop-in benchmark: bench_dropin (a plain MPI program looping
-MPI_Alltoallv as an application does) launched alternately without and with
-LD_PRELOAD=libmpixrma_intercept.so; medians over launches per size, the ratio
-preloaded / plain, and the drop-in's agreement cost per call (MPIX_VERBOSE=1
-of the preloaded launches). Writes dropin.csv and dropin.png into --outdir."""
+MPI_Alltoallv) launched alternately without and with
+LD_PRELOAD=libmpixrma_intercept.so, in three loops (application: data written
+before and read after every call; exchange: calls alone; barrier: calls with
+an MPI_Barrier between them, OSU style); per loop and size the medians over
+launches with their min..max, the ratio preloaded / plain (median of the
+launches' ratios, min..max), a mark where the drop-in is slower than plain
+MPI by more than --tolerance, and the drop-in's agreement cost per call
+(MPIX_VERBOSE=1 of the preloaded launches). Writes dropin.csv and dropin.png
+into --outdir."""
 import argparse
 import os
 import re
@@ -21,7 +26,9 @@ def parse_args():
     p.add_argument("--mpiexec", default="mpiexec")
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--launches", type=int, default=3, help="launches of each variant")
-    p.add_argument("--sizes", default="8,64,512,4096,32768,262144,2097152")
+    p.add_argument("--sizes", default="8,64,512,4096,8192,32768,262144,2097152,4194304")
+    p.add_argument("--loops", default="application,exchange,barrier")
+    p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
     p.add_argument("--outdir", required=True)
     return p.parse_args()
 
@@ -32,33 +39,49 @@ def main():
     print(environment_header())
     variants = {"plain": {}, "preloaded": {"LD_PRELOAD": args.intercept, "MPIX_VERBOSE": "1"}}
     rows, agreement_us = [], []
+    loops = args.loops.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         for launch in range(args.launches):
-            order = list(variants) if launch % 2 == 0 else list(reversed(variants))
-            for variant in order:
-                csv_path = os.path.join(tmp, f"{variant}{launch}.csv")
-                cmd = [args.mpiexec, "-n", str(args.ranks), args.bench, "--sizes", args.sizes, "--csv", csv_path]
-                output = []
-                for row in run_launch(cmd, variants[variant], csv_path, f"launch {launch + 1}/{args.launches}",
-                                      output):
-                    rows.append({**row, "variant": variant, "launch": launch})
-                if "WRONG" in output[0]:
-                    raise SystemExit(f"{variant} launch delivered wrong data:\n{output[0]}")
-                agreement_us += [float(m) for m in re.findall(r"agreements \(([0-9.]+) us each\)", output[0])]
+            for loop in loops:
+                order = list(variants) if launch % 2 == 0 else list(reversed(variants))
+                for variant in order:
+                    csv_path = os.path.join(tmp, f"{variant}{loop}{launch}.csv")
+                    cmd = [args.mpiexec, "-n", str(args.ranks), args.bench, "--sizes", args.sizes, "--loop", loop,
+                           "--csv", csv_path]
+                    output = []
+                    for row in run_launch(cmd, variants[variant], csv_path,
+                                          f"launch {launch + 1}/{args.launches}, {loop} loop", output):
+                        rows.append({**row, "variant": variant, "launch": launch, "loop": loop})
+                    if "WRONG" in output[0]:
+                        raise SystemExit(f"{variant} launch delivered wrong data:\n{output[0]}")
+                    agreement_us += [float(m) for m in re.findall(r"agreements \(([0-9.]+) us each\)", output[0])]
     write_csv(rows, os.path.join(args.outdir, "dropin.csv"))
 
-    times = defaultdict(list)
+    times = defaultdict(dict)  # (loop, size, variant) -> {launch: seconds}
     for r in rows:
-        times[(int(r["bytes_per_peer"]), r["variant"])].append(float(r["seconds"]))
-    sizes = sorted({size for size, _ in times})
-    print(f"\n# {args.ranks} ranks, application loop, heap buffers; medians over {args.launches} launches")
-    print(f"{'bytes/peer':>10} {'plain us':>10} {'preloaded us':>13} {'ratio':>7}")
-    ratios = []
-    for size in sizes:
-        plain = statistics.median(times[(size, "plain")])
-        preloaded = statistics.median(times[(size, "preloaded")])
-        ratios.append(preloaded / plain)
-        print(f"{size:>10} {plain * 1e6:10.2f} {preloaded * 1e6:13.2f} {preloaded / plain:7.3f}")
+        times[(r["loop"], int(r["bytes_per_peer"]), r["variant"])][r["launch"]] = float(r["seconds"])
+    sizes = sorted({size for _, size, _ in times})
+    curves, marked = {}, 0
+    for loop in loops:
+        print(f"\n# {args.ranks} ranks, {loop} loop, heap buffers; medians over {args.launches} launches "
+              f"(min..max); ratio: median of the launches' preloaded / plain (min..max)")
+        print(f"{'bytes/peer':>10} {'plain us':>26} {'preloaded us':>26} {'ratio':>22}")
+        curves[loop] = []
+        for size in sizes:
+            plain, preloaded = times[(loop, size, "plain")], times[(loop, size, "preloaded")]
+            per_launch = [preloaded[k] / plain[k] for k in plain if k in preloaded]
+            ratio = statistics.median(per_launch)
+            curves[loop].append(ratio)
+            mark = ""
+            if ratio > args.tolerance:
+                mark, marked = f"  SLOWER than MPI by more than {args.tolerance:.2f}x", marked + 1
+
+            def spread(v):
+                v = list(v.values())
+                return f"{statistics.median(v) * 1e6:9.2f} ({min(v) * 1e6:.1f}..{max(v) * 1e6:.1f})"
+            print(f"{size:>10} {spread(plain):>26} {spread(preloaded):>26} "
+                  f"{ratio:7.3f} ({min(per_launch):.2f}..{max(per_launch):.2f}){mark}")
+    print(f"# {marked} point(s) where the drop-in is more than {args.tolerance:.2f}x plain MPI")
     if agreement_us:
         print(f"# agreement per call (PMPI_Allreduce of the drop-in, MPI_COMM_WORLD): "
               f"median {statistics.median(agreement_us):.2f} us over {len(agreement_us)} launches")
@@ -66,11 +89,13 @@ def main():
     plt = pyplot()
     if plt:
         fig, ax = plt.subplots(figsize=(7, 4))
-        ax.semilogx(sizes, ratios, marker="o", base=2)
+        for loop in loops:
+            ax.semilogx(sizes, curves[loop], marker="o", base=2, label=f"{loop} loop")
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xlabel("bytes per peer")
         ax.set_ylabel("preloaded / plain MPI_Alltoallv")
-        ax.set_title(f"Drop-in, {args.ranks} ranks, application loop, medians over {args.launches} launches")
+        ax.set_title(f"Drop-in, {args.ranks} ranks, medians over {args.launches} launches")
+        ax.legend()
         fig.tight_layout()
         fig.savefig(os.path.join(args.outdir, "dropin.png"), dpi=120)
         print(f"# wrote {os.path.join(args.outdir, 'dropin.png')}")

@@ -351,4 +351,11 @@ int MPIX_Request_get_algorithm(const MPIX_Request* request, char name[MPIX_MAX_O
   });
 }
 
+int MPIX_Request_is_settled(const MPIX_Request* request, int* flag) {
+  return guarded(__func__, comm_of(request), [&] {
+    require(flag != nullptr, MPI_ERR_ARG, "flag is NULL");
+    *flag = request_of(const_cast<MPIX_Request*>(request)).settled() ? 1 : 0;
+  });
+}
+
 }  // extern "C"

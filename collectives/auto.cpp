@@ -23,8 +23,10 @@
 // timed the same way (Start to Start); one started only rarely simply keeps
 // the prior until its tournament completes.
 //
-// Afterwards the period is watched: a window of periods before each check,
-// checks at a doubling interval. A period that drifted (a machine phase, a
+// A loser that measured far above its prediction (MPI's first calls in a
+// process are tens of times slower than later ones) is tried once more at
+// the first check 50 ms after the verdict. Afterwards the period is watched: a window of periods
+// before each check, checks at a doubling interval. A period that drifted (a machine phase, a
 // change in how the application uses the data) re-runs a bounded
 // tournament among the close ones. Once the re-runs are spent, the request
 // forwards straight to the winner (settled_on) and costs nothing per call.
@@ -49,6 +51,10 @@ namespace {
 constexpr int watch_window = 16;          // periods timed before each drift check
 constexpr long first_watch_interval = 64;  // Starts between the settling and the first check
 constexpr long last_watch_interval = 1024;
+// MPI's first calls after MPI_Init run tens of times slower for some
+// milliseconds (connections, registration caches): suspects are re-tried
+// only after this much time, agreed as the slowest rank's clock.
+constexpr double suspects_after_seconds = 0.05;
 
 std::vector<const AlltoallvAlgorithm*> candidate_rows() {
   std::vector<const AlltoallvAlgorithm*> rows;
@@ -111,6 +117,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
   }
 
   const char* running_algorithm() const override { return rows_[static_cast<std::size_t>(running_)]->name; }
+  bool settled() const override { return phase_ != Phase::trial; }
   bool forwards() const override { return true; }
   PersistentOperation* settled_on() override { return phase_ == Phase::settled ? operation_.get() : nullptr; }
 
@@ -141,11 +148,12 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     }
     periods_.push_back(period_us);
     const std::size_t timed = periods_.size();
-    if (entrant_ > 0 && timed == static_cast<std::size_t>(rule_.scout) && rule_.scout < rule_.timed) {
+    if (entrant_ > 0 && running_ != baseline_ && timed == static_cast<std::size_t>(rule_.scout) &&
+        rule_.scout < rule_.timed) {
       const PeriodMeasure scout = agreed_measure();
       if (cut_short(scout, best_so_far(), rule_)) {
         measured_[static_cast<std::size_t>(running_)] = scout;
-        log("  %s: cut after %zu periods, median %.2f us", name(running_), timed, scout.median_us);
+        log("  %s: cut after %zu periods, fastest %.2f us", name(running_), timed, scout.fastest_us);
         next_entrant();
       }
       return;
@@ -158,13 +166,15 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     next_entrant();
   }
 
-  // Collective: this rank's periods summarised, the maximum over ranks.
-  PeriodMeasure agreed_measure() {
+  // Collective: this rank's periods summarised, the maximum over ranks
+  // (and of the seconds since the last verdict, when asked).
+  PeriodMeasure agreed_measure(double* since_verdict = nullptr) {
     std::vector<double> sorted = periods_;
     PeriodMeasure m = measure_periods(sorted);
-    double both[2] = {m.median_us, m.spread_us};
-    mpi_check(MPI_Allreduce(MPI_IN_PLACE, both, 2, MPI_DOUBLE, MPI_MAX, args_.comm->global()), "MPI_Allreduce");
-    return {both[0], both[1]};
+    double all[4] = {m.median_us, m.spread_us, m.fastest_us, MPI_Wtime() - verdict_time_};
+    mpi_check(MPI_Allreduce(MPI_IN_PLACE, all, 4, MPI_DOUBLE, MPI_MAX, args_.comm->global()), "MPI_Allreduce");
+    if (since_verdict) *since_verdict = all[3];
+    return {all[0], all[1], all[2]};
   }
 
   double best_so_far() const {
@@ -202,18 +212,37 @@ class AdaptiveAlltoallv final : public PersistentOperation {
         return;
       }
     }
-    const Verdict v = tournament_verdict(names_, measured_, incumbent_);
+    std::vector<PeriodMeasure> entered(measured_.size());  // this tournament's measurements only
+    for (int i : entrants_) entered[static_cast<std::size_t>(i)] = measured_[static_cast<std::size_t>(i)];
+    const Verdict v = tournament_verdict(names_, entered, incumbent_);
+    verdict_time_ = MPI_Wtime();
     log("  verdict after %ld iterations: %s", started_, v.reason.c_str());
+    if (suspects_checked_) {
+      suspects_checked_ = false;
+    } else {
+      suspects_ = suspect_losers(selection_, entered, v.winner, rule_);
+    }
     if (v.winner != running_ && !switch_to(v.winner)) switch_to(incumbent_);
     reference_us_ = measured_[static_cast<std::size_t>(running_)].median_us;
     watch_interval_ = first_watch_interval;
     next_check_ = started_ + watch_interval_;
-    phase_ = reruns_ < rule_.reruns ? Phase::watch : Phase::settled;
+    phase_ = reruns_ < rule_.reruns || !suspects_.empty() ? Phase::watch : Phase::settled;
   }
 
   void check_drift() {
-    const PeriodMeasure watched = agreed_measure();
+    double since_verdict = 0;
+    const PeriodMeasure watched = agreed_measure(&since_verdict);
     periods_.clear();
+    if (!suspects_.empty() && since_verdict >= suspects_after_seconds) {  // once: losers that may have been warming up
+      std::vector<int> entrants{running_};
+      for (int i : suspects_)
+        if (i != running_) entrants.push_back(i);
+      suspects_.clear();
+      suspects_checked_ = true;
+      measured_[static_cast<std::size_t>(running_)] = watched;
+      begin_tournament(std::move(entrants), "running; again: losers measured far above their prediction");
+      if (phase_ == Phase::trial) return;
+    }
     if (!period_drifted(reference_us_, watched.median_us, rule_)) {
       watch_interval_ = std::min(2 * watch_interval_, last_watch_interval);
       next_check_ = started_ + watch_interval_;
@@ -285,6 +314,9 @@ class AdaptiveAlltoallv final : public PersistentOperation {
   long watch_interval_ = first_watch_interval;
   long next_check_ = 0;
   int reruns_ = 0;
+  std::vector<int> suspects_;     // losers to try once more at a check after suspects_after_seconds
+  double verdict_time_ = 0;       // MPI_Wtime of the last verdict
+  bool suspects_checked_ = false;  // the running tournament is that second try
 };
 
 }  // namespace

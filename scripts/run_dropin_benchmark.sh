@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The drop-in on 2 ranks: an unmodified program looping MPI_Alltoallv (8 B to
-# 2 MiB per peer, application loop, heap buffers), plain and under
+# 4 MiB per peer, heap buffers; application, exchange-only and barrier
+# loops), plain and under
 # LD_PRELOAD=libmpixrma_intercept.so, alternating, 3 launches each
 # (LAUNCHES=): table, results/dropin/dropin.csv,png.
 set -euo pipefail

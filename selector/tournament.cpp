@@ -11,6 +11,7 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us) {
   if (periods_us.empty()) return m;
   std::sort(periods_us.begin(), periods_us.end());
   const std::size_t n = periods_us.size();
+  m.fastest_us = periods_us.front();
   m.median_us = n % 2 ? periods_us[n / 2] : 0.5 * (periods_us[n / 2 - 1] + periods_us[n / 2]);
   const double iqr = periods_us[n - 1 - n / 4] - periods_us[n / 4];  // the middle half's width
   m.spread_us = iqr / std::sqrt(static_cast<double>(n));
@@ -46,7 +47,7 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
 }
 
 bool cut_short(const PeriodMeasure& scout, double best_median_us, const TournamentRule& rule) {
-  return best_median_us > 0 && scout.median_us > rule.cut * best_median_us;
+  return best_median_us > 0 && scout.fastest_us > rule.cut * best_median_us;
 }
 
 Verdict tournament_verdict(const std::vector<std::string>& names, const std::vector<PeriodMeasure>& measured,
@@ -85,6 +86,17 @@ Verdict tournament_verdict(const std::vector<std::string>& names, const std::vec
 bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule) {
   if (reference_us <= 0 || watched_us <= 0) return false;
   return watched_us > reference_us * (1 + rule.drift) || watched_us * (1 + rule.drift) < reference_us;
+}
+
+std::vector<int> suspect_losers(const Selection& selection, const std::vector<PeriodMeasure>& measured, int winner,
+                                const TournamentRule& rule) {
+  std::vector<int> suspects;
+  for (int i = 0; i < static_cast<int>(measured.size()); ++i) {
+    const PeriodMeasure& m = measured[static_cast<std::size_t>(i)];
+    const CandidatePrediction& p = selection.predictions.at(static_cast<std::size_t>(i));
+    if (i != winner && m.measured() && p.eligible && m.median_us > rule.suspect * p.cost.t_iter_us) suspects.push_back(i);
+  }
+  return suspects;
 }
 
 std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int running, int baseline,

@@ -24,13 +24,14 @@ namespace mpix {
 struct TournamentRule {
   double within = 2.0;        // entrants: predicted total within this factor of the best's
   int settle_within = 100;    // periods the whole tournament may take
-  int untimed = 2;            // periods after a switch that are not timed (first touch, warm-up)
+  int untimed = 3;            // periods after a switch that are not timed (first touch, connections)
   int timed = 8;              // timed periods per entrant; 0: no tournament
   int scout = 3;              // timed periods after which a clearly slower entrant is cut
   double cut = 1.5;           // ... when its median is this factor above the best so far
   double init_share = 0.05;   // an entrant's init may cost this share of N * the prior's T_iter
   double drift = 0.3;         // relative change of the watched period that re-runs it
   int reruns = 3;             // re-runs per request
+  double suspect = 4.0;       // a loser measured this far above its prediction is tried again once
   int trial_periods() const { return untimed + timed; }
 };
 
@@ -41,6 +42,7 @@ struct TournamentRule {
 struct PeriodMeasure {
   double median_us = 0;
   double spread_us = 0;
+  double fastest_us = 0;  // the shortest period: what the algorithm can do once warm
   bool measured() const { return median_us > 0; }
 };
 
@@ -59,7 +61,10 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
                                      const TournamentRule& rule);
 
 // After `scout` timed periods: whether this trial ends early, being clearly
-// slower than the best measured so far.
+// slower than the best measured so far even in its fastest period (a warm-up
+// that outlasts the untimed periods -- MPI's first calls over new memory --
+// does not cut an entrant that is fast once warm). The caller never cuts
+// MPI's own call: "never slower than MPI" rests on measuring it fully.
 bool cut_short(const PeriodMeasure& scout, double best_median_us, const TournamentRule& rule);
 
 struct Verdict {
@@ -78,6 +83,13 @@ Verdict tournament_verdict(const std::vector<std::string>& names, const std::vec
 // Whether the watched period (agreed median of recent periods) has moved
 // away from the winner's measured one by more than rule.drift.
 bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule);
+
+// Losers that measured far above their prediction (rule.suspect times):
+// more likely warming up than slow (MPI's first calls of a process are
+// tens of times slower than later ones), so they are tried once more, after
+// a while, at a watch check.
+std::vector<int> suspect_losers(const Selection& selection, const std::vector<PeriodMeasure>& measured, int winner,
+                                const TournamentRule& rule);
 
 // The entrants of a re-run: the running algorithm first, then those that
 // measured within rule.within of it, and the baseline.

@@ -170,8 +170,8 @@ class Reader {
       } else if (key == "calibration_ranks") {
         out.calibration_ranks = static_cast<int>(integer(value, key, 1, max_ranks));
       } else if (key == "loop") {
-        if (!value.is_string() || (value != "application" && value != "exchange"))
-          fail(key, "expected \"application\" or \"exchange\"");
+        if (!value.is_string() || (value != "application" && value != "exchange" && value != "barrier"))
+          fail(key, "expected \"application\", \"exchange\" or \"barrier\"");
         out.loop = value.get<std::string>();
       } else if (key == "algorithms") {
         if (!value.is_object()) fail(key, "expected an object of algorithm names");

@@ -125,7 +125,7 @@ const std::vector<VariableSpec> table = {
      [](std::string_view v, Config& c) { c.expected_iterations = parse_int(v, 1, INT_MAX); }},
     {"MPIX_AUTO_PERIODS", "int", "8", "0..1000",
      "auto's tournament: iteration periods (from one Start to the next, so the application's own work on "
-     "the data counts) timed per candidate, after 2 untimed ones. The candidate with the lowest median "
+     "the data counts) timed per candidate, after 3 untimed ones. The candidate with the lowest median "
      "period, agreed over ranks, wins if it beat the predicted choice by more than the periods' spread. "
      "0: no tournament, the prediction decides.",
      [](std::string_view v, Config& c) { c.auto_periods = parse_int(v, 0, 1000); }},

@@ -21,6 +21,9 @@ class PersistentOperation {
   // The registry name of what runs now, when the operation chooses it
   // itself (auto); nullptr: the name the request was made with.
   virtual const char* running_algorithm() const { return nullptr; }
+  // False while the operation is still choosing what runs (auto's
+  // tournament): what runs now is a trial.
+  virtual bool settled() const { return true; }
   // An operation that only forwards to another once it has made up its mind
   // (auto) says so, and then names that one: the request calls it directly,
   // so that choosing costs nothing per iteration.
@@ -51,6 +54,7 @@ class Request {
 
   bool active() const { return active_; }
   std::string algorithm() const;
+  bool settled() const { return operation_->settled(); }
   const Comm& comm() const { return *comm_; }
 
  private:

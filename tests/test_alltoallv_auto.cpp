@@ -269,6 +269,9 @@ TEST_F(AutoTest, TournamentSettlesATestPolledRequest) {
   auto* send = static_cast<int*>(send_);
   auto* recv = static_cast<int*>(recv_);
   std::set<std::string> late;
+  int settled = 1;
+  ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
+  EXPECT_EQ(settled, 0) << "a tournament to run";
   for (int it = 0; it < 150 && !HasFailure(); ++it) {
     for (int dst = 0; dst < p_; ++dst)
       for (int i = 0; i < k; ++i) send[dst * k + i] = value(rank_, dst, it, i);
@@ -283,6 +286,8 @@ TEST_F(AutoTest, TournamentSettlesATestPolledRequest) {
   }
   const std::string log = rank_ == 0 ? ::testing::internal::GetCapturedStderr() : "";
   EXPECT_EQ(late.size(), 1u) << "not settled";
+  ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
+  EXPECT_EQ(settled, 1);
   if (rank_ == 0) EXPECT_NE(log.find("verdict after"), std::string::npos) << log;
 }
 

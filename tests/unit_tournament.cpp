@@ -72,9 +72,9 @@ TEST(Tournament, FitsInTheSettleBoundAndAQuarterOfTheIterations) {
 }
 
 TEST(Tournament, AClearlySlowerScoutIsCut) {
-  EXPECT_TRUE(mpix::cut_short({16, 1}, 10, {}));
-  EXPECT_FALSE(mpix::cut_short({14, 1}, 10, {}));
-  EXPECT_FALSE(mpix::cut_short({14, 1}, 0, {}));  // nothing to compare with
+  EXPECT_TRUE(mpix::cut_short({20, 1, 16}, 10, {}));
+  EXPECT_FALSE(mpix::cut_short({20, 1, 14}, 10, {}));  // its fastest period is close: still warming up
+  EXPECT_FALSE(mpix::cut_short({20, 1, 16}, 0, {}));  // nothing to compare with
 }
 
 TEST(Tournament, TheFastestWinsWhenItsLeadExceedsTheSpread) {
@@ -103,6 +103,14 @@ TEST(Tournament, DriftBothWaysReRuns) {
   EXPECT_TRUE(mpix::period_drifted(10, 14, {}));
   EXPECT_TRUE(mpix::period_drifted(10, 7, {}));
   EXPECT_FALSE(mpix::period_drifted(0, 7, {}));
+}
+
+TEST(Tournament, ALoserFarAbovePredictionIsASuspect) {
+  const auto s = predicted({{0, 2.0}, {0, 2.5}, {0, 3.0}}, 1000);
+  // c0 measured 45 us against 2 predicted (MPI warming up); c2 as predicted.
+  const std::vector<PeriodMeasure> m = {{45, 1}, {2.4, 0.1}, {3.1, 0.1}};
+  EXPECT_EQ(mpix::suspect_losers(s, m, 1, {}), (std::vector<int>{0}));
+  EXPECT_TRUE(mpix::suspect_losers(s, m, 0, {}).empty());  // the winner is no suspect
 }
 
 TEST(Tournament, AReRunTriesTheRunningTheBaselineAndTheCloseOnes) {

@@ -131,23 +131,28 @@ class Point final : public Exchange {
 // the library is judged by -- write every cache line of the send blocks
 // before Start, read every received cache line after Wait (a block written
 // straight into a peer's memory is paid for again when the peer reads it);
-// exchange: Start + Wait alone (what the paper and OSU report).
-enum class Loop { application, exchange };
+// exchange: Start + Wait alone (what the paper reports); barrier: Start +
+// Wait and an MPI_Barrier between calls (the style of OSU and most
+// microbenchmarks, which re-synchronizes the ranks every call).
+enum class Loop { application, exchange, barrier };
 
-inline const char* loop_name(Loop loop) { return loop == Loop::application ? "application" : "exchange"; }
+inline const char* loop_name(Loop loop) {
+  return loop == Loop::application ? "application" : loop == Loop::exchange ? "exchange" : "barrier";
+}
 
-// "application" or "exchange"; throws std::invalid_argument otherwise.
+// "application", "exchange" or "barrier"; throws std::invalid_argument otherwise.
 inline Loop parse_loop(const std::string& text) {
   if (text == "application") return Loop::application;
   if (text == "exchange") return Loop::exchange;
-  throw std::invalid_argument("a loop is application or exchange, not '" + text + "'");
+  if (text == "barrier") return Loop::barrier;
+  throw std::invalid_argument("a loop is application, exchange or barrier, not '" + text + "'");
 }
 
 // The application's side of the loop around one exchange: its send blocks
 // and received blocks, as byte spans, touched once per cache line.
 class LoopBody {
  public:
-  LoopBody(const Exchange& x, Loop loop) : application_(loop == Loop::application) {
+  LoopBody(const Exchange& x, Loop loop) : application_(loop == Loop::application), barrier_(loop == Loop::barrier) {
     int ranks = 0, type_size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     MPI_Type_size(x.type(), &type_size);
@@ -173,8 +178,10 @@ class LoopBody {
         *byte = *byte;
       }
   }
-  // Reads every received cache line, as using the data does.
+  // Reads every received cache line, as using the data does; or, in the
+  // barrier loop, synchronizes the ranks.
   void consume() const {
+    if (barrier_) MPI_Barrier(MPI_COMM_WORLD);
     if (!application_) return;
     unsigned sum = 0;
     for (const Span& s : recv_)
@@ -188,7 +195,7 @@ class LoopBody {
     unsigned char* data;
     std::size_t bytes;
   };
-  bool application_;
+  bool application_, barrier_;
   std::vector<Span> send_, recv_;
   static inline volatile unsigned sink_ = 0;
 };

@@ -63,7 +63,7 @@ struct Options {
 
 const char* const usage_text =
     "usage: mpiexec -n P mpix_tune [--output FILE] [--sizes B,B,...] [--repeats R] [--source TEXT]\n"
-    "                             [--loop application|exchange] [--help]\n"
+    "                             [--loop application|exchange|barrier] [--help]\n"
     "       mpix_tune --merge FILE,FILE,... [--messages M] [--output FILE] [--source TEXT]\n"
     "  Measures the selector's parameters on the ranks it runs on (one node, or several with\n"
     "  MPIX_NODE_SIZE=1) and writes them as a tuning file for MPIX_TUNING_FILE; or merges\n"

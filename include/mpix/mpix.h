@@ -118,6 +118,10 @@ int MPIX_Request_free(MPIX_Request **request);
 /* Registry name of the algorithm that runs this request. */
 int MPIX_Request_get_algorithm(const MPIX_Request *request, char name[MPIX_MAX_OBJECT_NAME],
                                int *resultlen);
+/* flag = 1 once the request runs its chosen algorithm: at once for a forced
+ * one; for auto once its tournament is over (0 again while a drifting
+ * period re-runs it). The same on every rank at the same Start. Local. */
+int MPIX_Request_is_settled(const MPIX_Request *request, int *flag);
 
 /*
  * RMA windows. Same semantics as MPI's, over an MPIX_Comm, with two paths:
