@@ -31,7 +31,7 @@ struct Options {
   std::vector<std::string> competitors;  // registry names and "memcpy"
   std::string scaling = "weak";          // weak: size per peer; strong: size per rank in total
   std::vector<std::string> memory = {"heap", "mpix"};  // heap: std::vector; mpix: MPIX_Alloc_mem buffers
-  std::vector<Loop> loops = {Loop::application};
+  std::vector<Loop> loops = {Loop::application, Loop::exchange, Loop::barrier};
   int repeats = 5;
   int iterations = 0;  // 0: chosen per size
   std::string csv;

@@ -85,5 +85,7 @@ def auto_against_best(rows, point_keys):
         checks.append({**dict(zip(point_keys, key)), "best": max(set(best_names), key=best_names.count),
                        "auto_ran": "|".join(sorted(ran[key])), "launches": len(to_best),
                        "t_best_us": statistics.median(t_best), "t_auto_us": statistics.median(t_auto),
-                       "auto_to_best": statistics.median(to_best), "auto_to_native": statistics.median(to_native)})
+                       "auto_to_best": statistics.median(to_best), "auto_to_native": statistics.median(to_native),
+                       "auto_to_best_min": min(to_best), "auto_to_best_max": max(to_best),
+                       "auto_to_native_min": min(to_native), "auto_to_native_max": max(to_native)})
     return checks

@@ -3,9 +3,10 @@
 MPICH's UCX transport can pick a different mode per launch (RMA and large
 copies are bimodal per process), and reports the median across launches:
 a table, a CSV and a PNG plot, with the MPI/UCX environment in the header.
-Each launch times the application loop (send blocks written before Start,
-received blocks read after Wait) over heap and MPIX_Alloc_mem buffers by
-default; `-- --loop application,exchange` adds Start + Wait alone."""
+Each launch times three loops over heap and MPIX_Alloc_mem buffers by
+default: the application loop (send blocks written before Start, received
+blocks read after Wait), Start + Wait alone, and Start + Wait with a barrier
+between calls (OSU style); `-- --loop application` keeps one."""
 import argparse
 import math
 import os
@@ -88,18 +89,23 @@ def summarize(rows):
 def print_selector_check(checks):
     if not checks:
         return
-    print(f"\n# selector: auto against the best other algorithm of the same run, and against native")
-    print(f"{'setting':<17} {'ranks':>5} {'loop':<11} {'memory':<6} {'bytes/peer':>10} {'best':<18} {'auto ran':<18} "
-          f"{'T_best':>9} {'T_auto':>9} {'auto/best':>9} {'auto/native':>11}")
+    print(f"\n# selector: auto against the best other algorithm of the same launch, and against native; "
+          f"ratios: median over launches (min..max); SLOWER: auto more than 5% slower than native, "
+          f"off-best: more than 5% slower than the best")
+    print(f"{'setting':<17} {'ranks':>5} {'loop':<11} {'memory':<6} {'bytes/peer':>10} {'best':<18} {'auto ran':<28} "
+          f"{'T_best':>9} {'T_auto':>9} {'auto/best':>19} {'auto/native':>19}")
     for c in checks:
+        marks = ("  SLOWER" if c["auto_to_native"] > 1.05 else "") + ("  off-best" if c["auto_to_best"] > 1.05 else "")
         print(f"{c['setting']:<17} {c['ranks']:>5} {c['loop']:<11} {c['memory']:<6} {human(c['bytes_per_peer']):>10} "
-              f"{c['best']:<18} "
-              f"{c['auto_ran']:<18} {c['t_best_us']:>9.3f} {c['t_auto_us']:>9.3f} {c['auto_to_best']:>9.3f} {c['auto_to_native']:>11.3f}")
+              f"{c['best']:<18} {c['auto_ran']:<28} {c['t_best_us']:>9.3f} {c['t_auto_us']:>9.3f} "
+              f"{c['auto_to_best']:>6.3f} ({c['auto_to_best_min']:.2f}..{c['auto_to_best_max']:.2f}) "
+              f"{c['auto_to_native']:>6.3f} ({c['auto_to_native_min']:.2f}..{c['auto_to_native_max']:.2f}){marks}")
     within = sum(c["auto_to_best"] <= 1.05 for c in checks)
     not_slower = sum(c["auto_to_native"] <= 1.05 for c in checks)
     print(f"# auto within 5% of the best at {within}/{len(checks)} points; "
           f"at most 5% slower than native at {not_slower}/{len(checks)}; "
-          f"worst auto/best {max(c['auto_to_best'] for c in checks):.3f}")
+          f"worst auto/best {max(c['auto_to_best'] for c in checks):.3f}, "
+          f"worst auto/native {max(c['auto_to_native'] for c in checks):.3f}")
 
 
 def human(size):

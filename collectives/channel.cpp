@@ -146,6 +146,11 @@ class ChannelAlltoallv final : public PersistentOperation {
   bool net_done_ = true;
 };
 
+template <HeapBlocks heap>
+std::unique_ptr<PersistentOperation> make_channel(const AlltoallvArgs& args) {
+  return std::make_unique<ChannelAlltoallv>(args, heap);
+}
+
 }  // namespace
 
 namespace algorithms {
@@ -153,18 +158,12 @@ extern const AlltoallvAlgorithm channel{
     "channel",
     "barrier-free: on-node blocks through the node channel's rings (copy-in/copy-out; from MPIX_Alloc_mem send "
     "buffers one copy by the receiver), off-node blocks by persistent point-to-point",
-    NodeExchange::unsupported,
-    [](const AlltoallvArgs& args) -> std::unique_ptr<PersistentOperation> {
-      return std::make_unique<ChannelAlltoallv>(args, HeapBlocks::staged);
-    }};
+    NodeExchange::unsupported, make_channel<HeapBlocks::staged>};
 extern const AlltoallvAlgorithm channel_cma{
     "channel_cma",
     "channel, with on-node blocks in heap memory from MPIX_CHANNEL_CMA_BYTES up pulled by the receiver in one CMA "
     "copy (staged where CMA is not permitted)",
-    NodeExchange::unsupported,
-    [](const AlltoallvArgs& args) -> std::unique_ptr<PersistentOperation> {
-      return std::make_unique<ChannelAlltoallv>(args, HeapBlocks::pulled);
-    }};
+    NodeExchange::unsupported, make_channel<HeapBlocks::pulled>};
 }  // namespace algorithms
 
 }  // namespace mpix

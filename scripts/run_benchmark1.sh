@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark 1 on 2 ranks (the default sweep 8 B .. 2 MiB per peer, every
-# registered algorithm and the memcpy bound, 3 launches), timed as the
-# application loop over heap and MPIX_Alloc_mem buffers, on one node and in
-# the emulated off-node setting (OFFNODE=0 skips it): installs dependencies,
-# builds, prints the tables, writes results/benchmark1/*.csv,png.
+# registered algorithm and the memcpy bound, 3 launches), timed in three
+# loops (application, exchange only, exchange + barrier) over heap and
+# MPIX_Alloc_mem buffers, on one node and in the emulated off-node setting
+# (OFFNODE=0 skips it): installs dependencies, builds, prints the tables and
+# the selector's never-slower check, writes results/benchmark1/*.csv,png.
 # Extra arguments go to bench_alltoallv, e.g. --sizes 32768,262144 or
-# --loop application,exchange (adds Start + Wait alone).
+# --loop application (one loop).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mpiexec=$("$root/scripts/prepare_benchmark.sh")
