@@ -65,6 +65,7 @@ struct AlltoallvArgs {
   // The request's info value of mpix_expected_iterations, unparsed: only the
   // selector reads it, and agrees on any error it finds.
   std::optional<std::string> expected_iterations_hint;
+  std::optional<std::string> auto_settle_hint;  // mpix_auto_settle, likewise
 
   // Local checks and copies; throws an Error naming the bad argument.
   static AlltoallvArgs from_user(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm);

@@ -72,6 +72,7 @@ std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shar
   args.window_pool = std::move(windows);
   args.channel_pool = std::move(channels);
   if (info) args.expected_iterations_hint = info->get(info_key_expected_iterations);
+  if (info) args.auto_settle_hint = info->get(info_key_auto_settle);
   const Choice choice = choose_algorithm(args, name, requested, config);
 
   std::unique_ptr<PersistentOperation> operation;

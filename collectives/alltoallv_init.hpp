@@ -13,6 +13,8 @@ namespace mpix {
 inline constexpr const char* info_key_alltoallv_algorithm = "mpix_alltoallv_algorithm";
 inline constexpr const char* default_alltoallv_algorithm = "auto";
 inline constexpr const char* info_key_expected_iterations = "mpix_expected_iterations";
+// Iterations auto's tournament may take (MPIX_AUTO_SETTLE for this request).
+inline constexpr const char* info_key_auto_settle = "mpix_auto_settle";
 // "true": MPIX_Start_with_buffers may point the request at other buffers.
 inline constexpr const char* info_key_buffers_move = "mpix_buffers_move";
 

@@ -86,6 +86,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     } catch (const std::invalid_argument& e) {
       throw Error(error_class(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
     }
+    rule_.settle_within = static_cast<int>(inputs_.settle_within);
     for (const AlltoallvAlgorithm* row : rows_) names_.emplace_back(row->name);
     for (std::size_t i = 0; i < rows_.size(); ++i)
       if (rows_[i]->mpi_baseline && selection_.predictions[i].eligible) baseline_ = static_cast<int>(i);
@@ -214,6 +215,27 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     }
     std::vector<PeriodMeasure> entered(measured_.size());  // this tournament's measurements only
     for (int i : entrants_) entered[static_cast<std::size_t>(i)] = measured_[static_cast<std::size_t>(i)];
+    if (!in_playoff_ && started_ + rule_.playoff_periods() <= rule_.settle_within) {
+      const auto [leader, runner_up] = playoff_pair(entered, rule_);
+      if (leader >= 0 && begin_playoff(leader, runner_up)) return;
+    }
+    if (in_playoff_) {
+      // Both rounds count alike: the mean of the two medians.
+      for (int i : entrants_) {
+        PeriodMeasure& m = entered[static_cast<std::size_t>(i)];
+        const PeriodMeasure& first = first_round_[static_cast<std::size_t>(i)];
+        if (m.measured() && first.measured()) {
+          m.median_us = 0.5 * (m.median_us + first.median_us);
+          m.spread_us = 0.5 * std::max(m.spread_us, first.spread_us);
+        }
+      }
+      if (incumbent_ < 0)
+        incumbent_ = *std::min_element(entrants_.begin(), entrants_.end(), [&](int a, int b) {
+          return entered[static_cast<std::size_t>(a)].median_us < entered[static_cast<std::size_t>(b)].median_us;
+        });
+    }
+    in_playoff_ = false;
+    if (incumbent_ < 0) incumbent_ = running_;
     const Verdict v = tournament_verdict(names_, entered, incumbent_);
     verdict_time_ = MPI_Wtime();
     log("  verdict after %ld iterations: %s", started_, v.reason.c_str());
@@ -227,6 +249,24 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     watch_interval_ = first_watch_interval;
     next_check_ = started_ + watch_interval_;
     phase_ = reruns_ < rule_.reruns || !suspects_.empty() ? Phase::watch : Phase::settled;
+  }
+
+  // The two close leaders run again, the runner-up first, so that the
+  // leader ends running; the incumbent keeps its place if it is one of them.
+  bool begin_playoff(int leader, int runner_up) {
+    log("  playoff: %s and %s within %.0f%%, measured again", name(leader), name(runner_up),
+        100 * rule_.playoff_margin);
+    first_round_ = measured_;
+    if (incumbent_ != leader && incumbent_ != runner_up) incumbent_ = -1;  // neither: the faster of the two rounds
+    entrants_ = {runner_up, leader};
+    for (int i : entrants_) measured_[static_cast<std::size_t>(i)] = PeriodMeasure{};
+    in_playoff_ = true;
+    entrant_ = 0;
+    periods_.clear();
+    untimed_left_ = rule_.untimed;
+    if (switch_to(runner_up)) return true;
+    next_entrant();  // the runner-up cannot run again: the leader alone decides
+    return true;
   }
 
   void check_drift() {
@@ -297,6 +337,8 @@ class AdaptiveAlltoallv final : public PersistentOperation {
   bool verbose_;
   SelectionInputs inputs_;
   Selection selection_;
+  // (rule_.settle_within comes from the agreed inputs: MPIX_AUTO_SETTLE or
+  // the request's mpix_auto_settle.)
   int baseline_ = -1;  // MPI's own call, when eligible
   std::unique_ptr<PersistentOperation> operation_;
   int running_ = 0;
@@ -317,6 +359,8 @@ class AdaptiveAlltoallv final : public PersistentOperation {
   std::vector<int> suspects_;     // losers to try once more at a check after suspects_after_seconds
   double verdict_time_ = 0;       // MPI_Wtime of the last verdict
   bool suspects_checked_ = false;  // the running tournament is that second try
+  bool in_playoff_ = false;
+  std::vector<PeriodMeasure> first_round_;  // the playoff's pair as first measured
 };
 
 }  // namespace

@@ -3,10 +3,13 @@
 #include <mpix/mpix.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 
+#include "collectives/alltoallv_init.hpp"
 #include "collectives/put_plan.hpp"
 #include "rma/window_pool.hpp"
 #include "collectives/tuning_parameters.hpp"
@@ -17,13 +20,15 @@ namespace mpix {
 
 namespace {
 
-long parse_expected_iterations(const std::optional<std::string>& hint, long otherwise) {
+// An integer info value in [least, 2^31), or otherwise when the key is unset.
+long parse_count_hint(const char* key, const std::optional<std::string>& hint, long least, long otherwise) {
   if (!hint) return otherwise;
   char* end = nullptr;
+  errno = 0;
   const long value = std::strtol(hint->c_str(), &end, 10);
-  if (hint->empty() || *end != '\0' || value < 1)
-    throw Error(MPI_ERR_INFO_VALUE, "info key mpix_expected_iterations = '" + *hint +
-                                        "' is not a positive integer");
+  if (hint->empty() || *end != '\0' || errno == ERANGE || value < least || value > INT_MAX)
+    throw Error(MPI_ERR_INFO_VALUE, std::string("info key ") + key + " = '" + *hint + "' is not " +
+                                        (least > 0 ? "a positive integer" : "a non-negative integer"));
   return value;
 }
 
@@ -85,12 +90,14 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   const std::size_t n = candidates.size();
   // One MPI_MAX reduction carries everything; a minimum travels negated.
   enum Field { node_bytes, net_bytes, node_messages, net_messages, max_peer_bytes, self_bytes, foreign_memory,
-               not_pooled, expected, fingerprint, minus_fingerprint, failed, fields };
+               not_pooled, expected, settle, fingerprint, minus_fingerprint, failed, fields };
   std::vector<std::int64_t> values(fields + 2 * n, 0);
   std::optional<Error> local_error;
   try {
     check_excluded_names(config, candidates);
-    values[expected] = parse_expected_iterations(args.expected_iterations_hint, config.expected_iterations);
+    values[expected] = parse_count_hint(info_key_expected_iterations, args.expected_iterations_hint, 1,
+                                        config.expected_iterations);
+    values[settle] = parse_count_hint(info_key_auto_settle, args.auto_settle_hint, 0, config.auto_settle);
     const std::int64_t mine = static_cast<std::int64_t>(tuning_parameters_fingerprint() >> 1);
     values[fingerprint] = mine;
     values[minus_fingerprint] = -mine;
@@ -135,6 +142,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   s.library_memory = values[foreign_memory] == 0;
   inputs.window_pooled = values[not_pooled] == 0;
   inputs.expected_iterations = static_cast<long>(values[expected]);
+  inputs.settle_within = static_cast<long>(values[settle]);
   for (std::size_t i = 0; i < n; ++i)
     inputs.candidates.push_back({candidates[i]->name, values[fields + 2 * i] != 0, values[fields + 2 * i + 1] != 0});
   return inputs;

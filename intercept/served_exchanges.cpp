@@ -214,6 +214,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   // depend on the buffers (the others refuse mpix_buffers_move), MPI's own
   // call among them.
   MPIX_Info_set(info, "mpix_alltoallv_algorithm", "auto");
+  MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
   MPIX_Info_set(info, "mpix_buffers_move", "true");
   Entry entry;
   entry.pattern = pattern;

@@ -22,6 +22,7 @@ struct CandidateState {
 struct SelectionInputs {
   PatternSummary pattern;
   long expected_iterations = 1000;
+  long settle_within = 100;  // iterations auto's tournament may take
   bool window_pooled = false;  // RMA candidates find their window in the pool
   std::vector<CandidateState> candidates;
 };

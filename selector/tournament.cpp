@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <cstdio>
 
 namespace mpix {
@@ -40,7 +41,9 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
                    [&](int a, int b) { return p[static_cast<std::size_t>(a)].total_us < p[static_cast<std::size_t>(b)].total_us; });
   entrants.insert(entrants.end(), others.begin(), others.end());
   const long budget = std::min<long>(rule.settle_within, expected_iterations / 4);
-  const long fit = budget / rule.trial_periods();
+  const long trial = rule.trial_periods();
+  const long fit = budget - rule.playoff_periods() >= 4 * trial ? (budget - rule.playoff_periods()) / trial
+                                                                 : budget / trial;
   if (static_cast<long>(entrants.size()) > fit) entrants.resize(static_cast<std::size_t>(std::max<long>(fit, 0)));
   if (entrants.size() < 2) entrants.clear();
   return entrants;
@@ -83,6 +86,25 @@ Verdict tournament_verdict(const std::vector<std::string>& names, const std::vec
   return v;
 }
 
+std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, const TournamentRule& rule) {
+  int first = -1, second = -1;
+  for (int i = 0; i < static_cast<int>(measured.size()); ++i) {
+    const double m = measured[static_cast<std::size_t>(i)].median_us;
+    if (m <= 0) continue;
+    if (first < 0 || m < measured[static_cast<std::size_t>(first)].median_us) {
+      second = first;
+      first = i;
+    } else if (second < 0 || m < measured[static_cast<std::size_t>(second)].median_us) {
+      second = i;
+    }
+  }
+  if (second < 0 ||
+      measured[static_cast<std::size_t>(second)].median_us >
+          measured[static_cast<std::size_t>(first)].median_us * (1 + rule.playoff_margin))
+    return {-1, -1};
+  return {first, second};
+}
+
 bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule) {
   if (reference_us <= 0 || watched_us <= 0) return false;
   return watched_us > reference_us * (1 + rule.drift) || watched_us * (1 + rule.drift) < reference_us;
@@ -94,7 +116,9 @@ std::vector<int> suspect_losers(const Selection& selection, const std::vector<Pe
   for (int i = 0; i < static_cast<int>(measured.size()); ++i) {
     const PeriodMeasure& m = measured[static_cast<std::size_t>(i)];
     const CandidatePrediction& p = selection.predictions.at(static_cast<std::size_t>(i));
-    if (i != winner && m.measured() && p.eligible && m.median_us > rule.suspect * p.cost.t_iter_us) suspects.push_back(i);
+    const bool would_win = p.cost.t_iter_us < measured.at(static_cast<std::size_t>(winner)).median_us;
+    if (i != winner && m.measured() && p.eligible && would_win && m.median_us > rule.suspect * p.cost.t_iter_us)
+      suspects.push_back(i);
   }
   return suspects;
 }

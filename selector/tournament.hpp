@@ -15,6 +15,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "selector/selector.hpp"
@@ -32,7 +33,9 @@ struct TournamentRule {
   double drift = 0.3;         // relative change of the watched period that re-runs it
   int reruns = 3;             // re-runs per request
   double suspect = 4.0;       // a loser measured this far above its prediction is tried again once
+  double playoff_margin = 0.10;  // the two best this close run again, warm
   int trial_periods() const { return untimed + timed; }
+  int playoff_periods() const { return 2 * trial_periods(); }
 };
 
 // One candidate's agreed measurement: the median of its timed periods and
@@ -56,7 +59,8 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us);
 // enter only if predicted within rule.within of the best and their init is
 // repaid; the list is cut so that every trial fits in rule.settle_within and
 // in a quarter of the expected iterations (trials of candidates that lose
-// cost only their excess, which the scout cut bounds). Fewer than two: no tournament.
+// cost only their excess, which the scout cut bounds), keeping room for a
+// playoff when at least four entrants fit beside it. Fewer than two: no tournament.
 std::vector<int> tournament_entrants(const Selection& selection, int baseline, long expected_iterations,
                                      const TournamentRule& rule);
 
@@ -80,14 +84,21 @@ struct Verdict {
 Verdict tournament_verdict(const std::vector<std::string>& names, const std::vector<PeriodMeasure>& measured,
                            int incumbent);
 
+// The two best measured candidates (leader first) when their medians are
+// within rule.playoff_margin of each other, else {-1, -1}. A first trial
+// runs right after another algorithm (its window just made, its peers'
+// caches cold); two close ones are measured again, back to back, before
+// one is kept.
+std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, const TournamentRule& rule);
+
 // Whether the watched period (agreed median of recent periods) has moved
 // away from the winner's measured one by more than rule.drift.
 bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule);
 
-// Losers that measured far above their prediction (rule.suspect times):
-// more likely warming up than slow (MPI's first calls of a process are
-// tens of times slower than later ones), so they are tried once more, after
-// a while, at a watch check.
+// Losers that measured far above their prediction (rule.suspect times) and
+// were predicted faster than the winner measured: more likely warming up
+// than slow (MPI's first calls of a process are tens of times slower than
+// later ones), so they are tried once more, after a while, at a watch check.
 std::vector<int> suspect_losers(const Selection& selection, const std::vector<PeriodMeasure>& measured, int winner,
                                 const TournamentRule& rule);
 

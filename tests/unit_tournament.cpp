@@ -71,6 +71,21 @@ TEST(Tournament, FitsInTheSettleBoundAndAQuarterOfTheIterations) {
   EXPECT_TRUE(mpix::tournament_entrants(s, 1, 100000, rule).empty());
 }
 
+TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
+  const auto s = predicted(std::vector<std::pair<double, double>>(9, {0, 1.0}), 100000);
+  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, {}).size(), 7u);  // 7 x 11 + 22 <= 100
+  mpix::TournamentRule rule;
+  rule.settle_within = 50;  // 4 x 11 fit, not beside a playoff: no room kept
+  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, rule).size(), 4u);
+}
+
+TEST(Tournament, TheTwoBestGoToAPlayoffWhenClose) {
+  std::vector<PeriodMeasure> m = {{5.0, 0.1}, {5.4, 0.1}, {}, {9, 0.1}};
+  EXPECT_EQ(mpix::playoff_pair(m, {}), std::make_pair(0, 1));
+  m[1].median_us = 5.6;  // 12% behind
+  EXPECT_EQ(mpix::playoff_pair(m, {}), std::make_pair(-1, -1));
+}
+
 TEST(Tournament, AClearlySlowerScoutIsCut) {
   EXPECT_TRUE(mpix::cut_short({20, 1, 16}, 10, {}));
   EXPECT_FALSE(mpix::cut_short({20, 1, 14}, 10, {}));  // its fastest period is close: still warming up
@@ -106,11 +121,13 @@ TEST(Tournament, DriftBothWaysReRuns) {
 }
 
 TEST(Tournament, ALoserFarAbovePredictionIsASuspect) {
-  const auto s = predicted({{0, 2.0}, {0, 2.5}, {0, 3.0}}, 1000);
-  // c0 measured 45 us against 2 predicted (MPI warming up); c2 as predicted.
-  const std::vector<PeriodMeasure> m = {{45, 1}, {2.4, 0.1}, {3.1, 0.1}};
+  const auto s = predicted({{0, 2.0}, {0, 2.5}, {0, 3.0}, {0, 20.0}}, 1000);
+  // c0 measured 45 us against 2 predicted (MPI warming up); c2 as predicted;
+  // c3 far above its prediction too, but predicted slower than the winner.
+  const std::vector<PeriodMeasure> m = {{45, 1}, {2.4, 0.1}, {3.1, 0.1}, {200, 1}};
   EXPECT_EQ(mpix::suspect_losers(s, m, 1, {}), (std::vector<int>{0}));
-  EXPECT_TRUE(mpix::suspect_losers(s, m, 0, {}).empty());  // the winner is no suspect
+  // The winner is no suspect; against a winner measured at 45 us, c3 is.
+  EXPECT_EQ(mpix::suspect_losers(s, m, 0, {}), (std::vector<int>{3}));
 }
 
 TEST(Tournament, AReRunTriesTheRunningTheBaselineAndTheCloseOnes) {
