@@ -64,7 +64,8 @@ int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *n
                        int *num_nodes);
 
 /* Hints. Keys: "mpix_alltoallv_algorithm" (registry name, overrides
- * MPIX_ALLTOALLV_ALGORITHM), "mpix_expected_iterations" (for auto),
+ * MPIX_ALLTOALLV_ALGORITHM), "mpix_expected_iterations" and
+ * "mpix_auto_settle" (for auto: N, and the iterations its tournament may take),
  * "mpix_buffers_move" ("true": see MPIX_Start_with_buffers). Unknown keys
  * are ignored, as MPI does. */
 int MPIX_Info_init(MPIX_Info **info);
