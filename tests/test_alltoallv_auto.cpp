@@ -255,7 +255,9 @@ TEST_F(AutoTest, TournamentReRunsWhenThePeriodDrifts) {
   ASSERT_EQ(init(), MPI_SUCCESS);
   std::string winner;
   for (int it = 0; it < 400 && !HasFailure(); ++it) {
-    if (it == 150) winner = algorithm_of(request_);
+    int settled = 0;
+    MPIX_Request_is_settled(request_, &settled);
+    if (it >= 150 && winner.empty() && settled) winner = algorithm_of(request_);
     const bool slowed = !winner.empty() && algorithm_of(request_) == winner;
     ASSERT_TRUE(run(it));
     if (slowed) usleep(1000);
@@ -274,8 +276,7 @@ TEST_F(AutoTest, TournamentSettlesATestPolledRequest) {
   ASSERT_EQ(init(), MPI_SUCCESS);
   auto* send = static_cast<int*>(send_);
   auto* recv = static_cast<int*>(recv_);
-  std::set<std::string> late;
-  int settled = 1;
+  int settled = 1, ever_settled = 0;
   ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
   EXPECT_EQ(settled, 0) << "a tournament to run";
   for (int it = 0; it < 150 && !HasFailure(); ++it) {
@@ -288,13 +289,12 @@ TEST_F(AutoTest, TournamentSettlesATestPolledRequest) {
     for (int src = 0; src < p_; ++src)
       for (int i = 0; i < k; ++i)
         ASSERT_EQ(recv[src * k + i], value(src, rank_, it, i)) << "iteration " << it << " from rank " << src;
-    if (it >= 120) late.insert(algorithm_of(request_));
+    ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
+    ever_settled |= settled;
   }
   const std::string log = rank_ == 0 ? ::testing::internal::GetCapturedStderr() : "";
   if (oversubscribed()) return;
-  EXPECT_EQ(late.size(), 1u) << "not settled";
-  ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
-  EXPECT_EQ(settled, 1);
+  EXPECT_EQ(ever_settled, 1) << "never settled";
   if (rank_ == 0) EXPECT_NE(log.find("verdict after"), std::string::npos) << log;
 }
 
