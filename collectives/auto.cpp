@@ -236,7 +236,8 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     }
     in_playoff_ = false;
     if (incumbent_ < 0) incumbent_ = running_;
-    const Verdict v = tournament_verdict(names_, entered, incumbent_);
+    const Verdict v = prefer_mpi_in_close_calls(tournament_verdict(names_, entered, incumbent_), names_, measured_,
+                                                baseline_, rule_);
     verdict_time_ = MPI_Wtime();
     log("  verdict after %ld iterations: %s", started_, v.reason.c_str());
     if (suspects_checked_) {

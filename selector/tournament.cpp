@@ -105,6 +105,23 @@ std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, con
   return {first, second};
 }
 
+Verdict prefer_mpi_in_close_calls(const Verdict& verdict, const std::vector<std::string>& names,
+                                  const std::vector<PeriodMeasure>& measured, int baseline,
+                                  const TournamentRule& rule) {
+  if (baseline < 0 || verdict.winner == baseline) return verdict;
+  const PeriodMeasure& mpi = measured.at(static_cast<std::size_t>(baseline));
+  const PeriodMeasure& won = measured.at(static_cast<std::size_t>(verdict.winner));
+  if (!mpi.measured() || !won.measured()) return verdict;
+  const double noise = std::max(mpi.spread_us, won.spread_us);
+  if (won.median_us < mpi.median_us * (1 - rule.mpi_margin) - noise) return verdict;
+  char text[200];
+  std::snprintf(text, sizeof text, "; but %s is not clearly faster than %s (%.2f against %.2f us): %s",
+                names[static_cast<std::size_t>(verdict.winner)].c_str(),
+                names[static_cast<std::size_t>(baseline)].c_str(), won.median_us, mpi.median_us,
+                names[static_cast<std::size_t>(baseline)].c_str());
+  return {baseline, verdict.reason + text};
+}
+
 bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule) {
   if (reference_us <= 0 || watched_us <= 0) return false;
   return watched_us > reference_us * (1 + rule.drift) || watched_us * (1 + rule.drift) < reference_us;

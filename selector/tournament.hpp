@@ -34,6 +34,7 @@ struct TournamentRule {
   int reruns = 3;             // re-runs per request
   double suspect = 4.0;       // a loser measured this far above its prediction is tried again once
   double playoff_margin = 0.10;  // the two best this close run again, warm
+  double mpi_margin = 0.03;      // a winner must beat MPI's own call by this much (and the spread)
   int trial_periods() const { return untimed + timed; }
   int playoff_periods() const { return 2 * trial_periods(); }
 };
@@ -94,6 +95,13 @@ std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, con
 // Whether the watched period (agreed median of recent periods) has moved
 // away from the winner's measured one by more than rule.drift.
 bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule);
+
+// "Never slower than MPI": the winner stands only if it beat MPI's own call
+// (`baseline`, as measured) by more than rule.mpi_margin plus the larger
+// spread; a closer call goes to MPI's call, whose cost the user knows.
+Verdict prefer_mpi_in_close_calls(const Verdict& verdict, const std::vector<std::string>& names,
+                                  const std::vector<PeriodMeasure>& measured, int baseline,
+                                  const TournamentRule& rule);
 
 // Losers that measured far above their prediction (rule.suspect times) and
 // were predicted faster than the winner measured: more likely warming up

@@ -113,6 +113,17 @@ TEST(Tournament, TheIncumbentKeepsItsPlaceWhenFastest) {
   EXPECT_EQ(mpix::tournament_verdict(names, m, 0).winner, 0);
 }
 
+TEST(Tournament, MpisOwnCallWinsCloseCalls) {
+  const mpix::Verdict won{1, "c1 won"};
+  std::vector<PeriodMeasure> m = {{10.0, 0.1}, {9.8, 0.1}};  // 2% faster than MPI's call (c0)
+  const auto v = mpix::prefer_mpi_in_close_calls(won, names, m, 0, {});
+  EXPECT_EQ(v.winner, 0);
+  EXPECT_NE(v.reason.find("not clearly faster than c0"), std::string::npos) << v.reason;
+  m[1].median_us = 9.0;  // 10% faster: stands
+  EXPECT_EQ(mpix::prefer_mpi_in_close_calls(won, names, m, 0, {}).winner, 1);
+  EXPECT_EQ(mpix::prefer_mpi_in_close_calls(won, names, m, -1, {}).winner, 1);  // no baseline
+}
+
 TEST(Tournament, DriftBothWaysReRuns) {
   EXPECT_FALSE(mpix::period_drifted(10, 12, {}));
   EXPECT_TRUE(mpix::period_drifted(10, 14, {}));
