@@ -216,7 +216,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     std::vector<PeriodMeasure> entered(measured_.size());  // this tournament's measurements only
     for (int i : entrants_) entered[static_cast<std::size_t>(i)] = measured_[static_cast<std::size_t>(i)];
     if (!in_playoff_ && started_ + rule_.playoff_periods() <= rule_.settle_within) {
-      const auto [leader, runner_up] = playoff_pair(entered, rule_);
+      const auto [leader, runner_up] = playoff_pair(entered, baseline_, rule_);
       if (leader >= 0 && begin_playoff(leader, runner_up)) return;
     }
     if (in_playoff_) {

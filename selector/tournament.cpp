@@ -86,7 +86,8 @@ Verdict tournament_verdict(const std::vector<std::string>& names, const std::vec
   return v;
 }
 
-std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, const TournamentRule& rule) {
+std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, int baseline,
+                                 const TournamentRule& rule) {
   int first = -1, second = -1;
   for (int i = 0; i < static_cast<int>(measured.size()); ++i) {
     const double m = measured[static_cast<std::size_t>(i)].median_us;
@@ -98,10 +99,13 @@ std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, con
       second = i;
     }
   }
-  if (second < 0 ||
-      measured[static_cast<std::size_t>(second)].median_us >
-          measured[static_cast<std::size_t>(first)].median_us * (1 + rule.playoff_margin))
-    return {-1, -1};
+  const auto close = [&](int i) {
+    return i >= 0 && measured[static_cast<std::size_t>(i)].measured() &&
+           measured[static_cast<std::size_t>(i)].median_us <=
+               measured[static_cast<std::size_t>(first)].median_us * (1 + rule.playoff_margin);
+  };
+  if (baseline != first && close(baseline)) return {first, baseline};
+  if (!close(second)) return {-1, -1};
   return {first, second};
 }
 

@@ -85,12 +85,14 @@ struct Verdict {
 Verdict tournament_verdict(const std::vector<std::string>& names, const std::vector<PeriodMeasure>& measured,
                            int incumbent);
 
-// The two best measured candidates (leader first) when their medians are
-// within rule.playoff_margin of each other, else {-1, -1}. A first trial
-// runs right after another algorithm (its window just made, its peers'
-// caches cold); two close ones are measured again, back to back, before
-// one is kept.
-std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, const TournamentRule& rule);
+// The leader and its closest challenger (leader first) when their medians
+// are within rule.playoff_margin of each other, else {-1, -1}. The
+// challenger is MPI's own call (`baseline`) whenever it is that close, the
+// runner-up otherwise. A first trial runs right after another algorithm (its
+// window just made, its peers' caches cold); two close ones are measured
+// again, back to back, before one is kept.
+std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, int baseline,
+                                 const TournamentRule& rule);
 
 // Whether the watched period (agreed median of recent periods) has moved
 // away from the winner's measured one by more than rule.drift.

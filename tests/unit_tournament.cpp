@@ -80,10 +80,13 @@ TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
 }
 
 TEST(Tournament, TheTwoBestGoToAPlayoffWhenClose) {
-  std::vector<PeriodMeasure> m = {{5.0, 0.1}, {5.4, 0.1}, {}, {9, 0.1}};
-  EXPECT_EQ(mpix::playoff_pair(m, {}), std::make_pair(0, 1));
+  std::vector<PeriodMeasure> m = {{5.0, 0.1}, {5.4, 0.1}, {}, {9, 0.1}, {5.45, 0.1}};
+  EXPECT_EQ(mpix::playoff_pair(m, -1, {}), std::make_pair(0, 1));
+  EXPECT_EQ(mpix::playoff_pair(m, 4, {}), std::make_pair(0, 4));  // MPI's call, close too, is the challenger
+  EXPECT_EQ(mpix::playoff_pair(m, 3, {}), std::make_pair(0, 1));  // MPI's call far behind
   m[1].median_us = 5.6;  // 12% behind
-  EXPECT_EQ(mpix::playoff_pair(m, {}), std::make_pair(-1, -1));
+  m[4].median_us = 5.7;
+  EXPECT_EQ(mpix::playoff_pair(m, -1, {}), std::make_pair(-1, -1));
 }
 
 TEST(Tournament, AClearlySlowerScoutIsCut) {
