@@ -274,7 +274,9 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     double since_verdict = 0;
     const PeriodMeasure watched = agreed_measure(&since_verdict);
     periods_.clear();
-    if (!suspects_.empty() && since_verdict >= suspects_after_seconds) {  // once: losers that may have been warming up
+    const bool drifted = period_drifted(reference_us_, watched.median_us, rule_);
+    if (!drifted && !suspects_.empty() && since_verdict >= suspects_after_seconds) {
+      // Once: losers that may only have been warming up.
       std::vector<int> entrants{running_};
       for (int i : suspects_)
         if (i != running_) entrants.push_back(i);
@@ -284,7 +286,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
       begin_tournament(std::move(entrants), "running; again: losers measured far above their prediction");
       if (phase_ == Phase::trial) return;
     }
-    if (!period_drifted(reference_us_, watched.median_us, rule_)) {
+    if (!drifted) {
       watch_interval_ = std::min(2 * watch_interval_, last_watch_interval);
       next_check_ = started_ + watch_interval_;
       return;
@@ -293,7 +295,11 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     log("mpix-rma: auto: the period of %s drifted from %.2f to %.2f us (re-run %d of %d)", name(running_),
         reference_us_, watched.median_us, reruns_, rule_.reruns);
     measured_[static_cast<std::size_t>(running_)] = watched;
-    begin_tournament(rerun_entrants(measured_, running_, baseline_, rule_), "running");
+    std::vector<int> entrants = rerun_entrants(measured_, running_, baseline_, rule_);
+    for (int i : suspects_)  // a re-run re-tries them as well
+      if (std::find(entrants.begin(), entrants.end(), i) == entrants.end()) entrants.push_back(i);
+    suspects_.clear();
+    begin_tournament(std::move(entrants), "running");
     if (phase_ == Phase::settled && reruns_ < rule_.reruns) {  // nothing to race: watch on from here
       reference_us_ = watched.median_us;
       phase_ = Phase::watch;

@@ -35,8 +35,9 @@
 // - A served exchange runs auto, whose tournament races the algorithms that
 //   can serve it against MPI's own call, on every rank alike. Where MPI's
 //   call wins, the pattern stays cached but goes back to PMPI_Alltoallv,
-//   and the agreements back off (one every 1024 calls at most); a changed
-//   pattern is admitted and raced afresh.
+//   and, unless another pattern of the communicator is still served, the
+//   agreements back off (one every 1024 calls at most); a changed pattern
+//   is admitted and raced afresh.
 // A rank whose arguments changed therefore never meets a served peer inside
 // a different operation: the agreement comes first, and it sends everyone
 // to PMPI_Alltoallv together.
@@ -152,7 +153,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
                            MPI_Datatype recvtype) {
   entry.last_used = counters_.calls;
   if (entry.pass_through) {
-    back_off(max_skip);
+    back_off_unless_serving();
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
   ++counters_.served;
@@ -176,9 +177,18 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
     entry.pass_through = true;
     ++counters_.returned;
     MPIX_Request_free(&entry.request);
-    back_off(max_skip);
+    back_off_unless_serving();
   }
   return rc;
+}
+
+// After a call of a pattern that went back to MPI: the next calls skip the
+// agreement, unless another pattern of this communicator is still served
+// (a skipped call is never served, and its calls may come next).
+void ServedExchanges::back_off_unless_serving() {
+  const bool serving =
+      std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.request && !e.pass_through; });
+  if (!serving) back_off(max_skip);
 }
 
 // Collective: every rank calls it at the same call (the decision is agreed).

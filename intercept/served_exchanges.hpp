@@ -73,6 +73,7 @@ class ServedExchanges {
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   void admit(const void* sendbuf, void* recvbuf);
   void back_off(long limit);
+  void back_off_unless_serving();
   int local_repeats(std::uint64_t hash);
   void free_entry(Entry& e);
 

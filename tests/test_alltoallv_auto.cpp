@@ -229,12 +229,15 @@ TEST_F(AutoTest, TournamentSwitchesEveryRankAlikeWhenOneMeasuresDifferently) {
   const std::string prior = algorithm_of(request_);
   const std::vector<std::string> names = algorithm_names();
   std::vector<int> sequence;
-  for (int it = 0; it < 120; ++it) {
+  // Until settled (agreed, so every rank runs as many iterations), at least
+  // 120 iterations, at most 600.
+  for (int it = 0, settled = 0; it < 600 && !(it >= 120 && settled); ++it) {
     const std::string running = algorithm_of(request_);
     sequence.push_back(static_cast<int>(std::find(names.begin(), names.end(), running) - names.begin()));
     ASSERT_EQ(MPIX_Start(request_), MPI_SUCCESS);
     ASSERT_EQ(MPIX_Wait(request_, MPI_STATUS_IGNORE), MPI_SUCCESS);
     if (rank_ == p_ - 1 && running == prior) usleep(3000);
+    ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
   }
   std::vector<int> all(sequence.size() * static_cast<std::size_t>(p_));
   MPI_Allgather(sequence.data(), static_cast<int>(sequence.size()), MPI_INT, all.data(),
@@ -254,13 +257,16 @@ TEST_F(AutoTest, TournamentReRunsWhenThePeriodDrifts) {
   if (rank_ == 0) ::testing::internal::CaptureStderr();
   ASSERT_EQ(init(), MPI_SUCCESS);
   std::string winner;
-  for (int it = 0; it < 400 && !HasFailure(); ++it) {
-    int settled = 0;
+  // Until settled again (agreed) at least 250 iterations after the winner
+  // was seen, at most 1000 in all.
+  for (int it = 0, settled = 0, since = 0; it < 1000 && !(since >= 250 && settled); ++it) {
     MPIX_Request_is_settled(request_, &settled);
     if (it >= 150 && winner.empty() && settled) winner = algorithm_of(request_);
+    since += winner.empty() ? 0 : 1;
     const bool slowed = !winner.empty() && algorithm_of(request_) == winner;
     ASSERT_TRUE(run(it));
     if (slowed) usleep(1000);
+    MPIX_Request_is_settled(request_, &settled);
   }
   const std::string log = rank_ == 0 ? ::testing::internal::GetCapturedStderr() : "";
   if (oversubscribed()) return;
