@@ -68,7 +68,6 @@ TournamentRule rule_of(const Config& config) {
   rule.timed = config.auto_periods;
   rule.scout = std::min(rule.scout, rule.timed);
   rule.within = config.auto_within;
-  rule.settle_within = config.auto_settle;
   return rule;
 }
 
@@ -87,6 +86,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
       throw Error(error_class(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
     }
     rule_.settle_within = static_cast<int>(inputs_.settle_within);
+    periods_.reserve(static_cast<std::size_t>(std::max(rule_.timed, watch_window + 1)));  // no allocation in Start
     for (const AlltoallvAlgorithm* row : rows_) names_.emplace_back(row->name);
     for (std::size_t i = 0; i < rows_.size(); ++i)
       if (rows_[i]->mpi_baseline && selection_.predictions[i].eligible) baseline_ = static_cast<int>(i);
@@ -170,8 +170,8 @@ class AdaptiveAlltoallv final : public PersistentOperation {
   // Collective: this rank's periods summarised, the maximum over ranks
   // (and of the seconds since the last verdict, when asked).
   PeriodMeasure agreed_measure(double* since_verdict = nullptr) {
-    std::vector<double> sorted = periods_;
-    PeriodMeasure m = measure_periods(sorted);
+    // In place: the order of the periods does not matter to what follows.
+    const PeriodMeasure m = measure_periods(periods_);
     double all[4] = {m.median_us, m.spread_us, m.fastest_us, MPI_Wtime() - verdict_time_};
     mpi_check(MPI_Allreduce(MPI_IN_PLACE, all, 4, MPI_DOUBLE, MPI_MAX, args_.comm->global()), "MPI_Allreduce");
     if (since_verdict) *since_verdict = all[3];
@@ -217,7 +217,10 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     for (int i : entrants_) entered[static_cast<std::size_t>(i)] = measured_[static_cast<std::size_t>(i)];
     if (!in_playoff_ && started_ + rule_.playoff_periods() <= rule_.settle_within) {
       const auto [leader, runner_up] = playoff_pair(entered, baseline_, rule_);
-      if (leader >= 0 && begin_playoff(leader, runner_up)) return;
+      if (leader >= 0) {
+        begin_playoff(leader, runner_up);
+        return;
+      }
     }
     if (in_playoff_) {
       // Both rounds count alike: the mean of the two medians.
@@ -254,7 +257,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
 
   // The two close leaders run again, the runner-up first, so that the
   // leader ends running; the incumbent keeps its place if it is one of them.
-  bool begin_playoff(int leader, int runner_up) {
+  void begin_playoff(int leader, int runner_up) {
     log("  playoff: %s and %s within %.0f%%, measured again", name(leader), name(runner_up),
         100 * rule_.playoff_margin);
     first_round_ = measured_;
@@ -265,9 +268,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     entrant_ = 0;
     periods_.clear();
     untimed_left_ = rule_.untimed;
-    if (switch_to(runner_up)) return true;
-    next_entrant();  // the runner-up cannot run again: the leader alone decides
-    return true;
+    if (!switch_to(runner_up)) next_entrant();  // the runner-up cannot run again: the leader alone decides
   }
 
   void check_drift() {

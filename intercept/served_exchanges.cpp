@@ -168,11 +168,15 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   }
   // The request's tournament (auto) raced the served exchange against MPI's
   // own call, on every rank alike: where MPI won, serving only adds the
-  // agreement to every call.
+  // agreement to every call. What runs changes only while the request is
+  // not settled, so its choice is read once each time it settles.
+  int settled = 0;
+  if (MPIX_Request_is_settled(entry.request, &settled) != MPI_SUCCESS) return rc;
+  const bool just_settled = settled && !entry.settled;
+  entry.settled = settled != 0;
   char running[MPIX_MAX_OBJECT_NAME];
-  int length = 0, settled = 0;
-  if (MPIX_Request_is_settled(entry.request, &settled) == MPI_SUCCESS && settled &&
-      MPIX_Request_get_algorithm(entry.request, running, &length) == MPI_SUCCESS &&
+  int length = 0;
+  if (just_settled && MPIX_Request_get_algorithm(entry.request, running, &length) == MPI_SUCCESS &&
       std::string_view(running, static_cast<std::size_t>(length)) == mpi_own_call) {
     entry.pass_through = true;
     ++counters_.returned;

@@ -60,6 +60,7 @@ class ServedExchanges {
     // exchange goes back to PMPI_Alltoallv, with agreements backing off,
     // until the pattern changes.
     bool pass_through = false;
+    bool settled = false;  // agreed: its request had settled at the last service
   };
   // What every rank contributes to one agreement (MPI_MAX over ranks): the
   // fields below, then per cache slot whether its pattern is not this
