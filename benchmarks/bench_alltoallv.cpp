@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/registry.hpp"
+#include "tools/algorithm_list.hpp"
 #include "tools/alltoallv_timing.hpp"
 
 namespace {
@@ -50,7 +50,7 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (const auto* a : mpix::alltoallv_algorithms()) o.competitors.emplace_back(a->name);
+  for (const auto& a : mpix_timing::listed_algorithms()) o.competitors.push_back(a.name);
   o.competitors.emplace_back("memcpy");
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -86,8 +86,8 @@ Options parse(int argc, char** argv) {
     }
   }
   for (const auto& c : o.competitors) {
-    if (c != "memcpy" && mpix::find_alltoallv_algorithm(c) == nullptr)
-      usage(("unknown algorithm " + c + "; registered: " + mpix::alltoallv_algorithm_names()).c_str());
+    if (c != "memcpy" && !mpix_timing::is_registered(c))
+      usage(("unknown algorithm " + c + "; registered: " + mpix_timing::registered_names()).c_str());
   }
   if (o.repeats < 1) usage("--repeats must be at least 1");
   return o;

@@ -15,7 +15,7 @@
 
 #include "benchmarks/halo_exchange.hpp"
 #include "benchmarks/sparse_pattern.hpp"
-#include "collectives/registry.hpp"
+#include "tools/algorithm_list.hpp"
 #include "tools/alltoallv_timing.hpp"
 
 namespace {
@@ -46,7 +46,7 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  for (const auto* a : mpix::alltoallv_algorithms()) o.competitors.emplace_back(a->name);
+  for (const auto& a : mpix_timing::listed_algorithms()) o.competitors.push_back(a.name);
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg.rfind("--", 0) != 0) {
@@ -81,8 +81,8 @@ Options parse(int argc, char** argv) {
   if (o.matrices.empty()) usage("no matrix given");
   if (o.repeats < 1 || o.iterations < 1) usage("--repeats and --iterations must be at least 1");
   for (const auto& c : o.competitors)
-    if (mpix::find_alltoallv_algorithm(c) == nullptr)
-      usage(("unknown algorithm " + c + "; registered: " + mpix::alltoallv_algorithm_names()).c_str());
+    if (!mpix_timing::is_registered(c))
+      usage(("unknown algorithm " + c + "; registered: " + mpix_timing::registered_names()).c_str());
   return o;
 }
 

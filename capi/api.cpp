@@ -10,8 +10,9 @@
 #include <string>
 
 #include "collectives/alltoallv_init.hpp"
+#include "collectives/registry.hpp"
 #include "collectives/tuning_parameters.hpp"
-#include "rma/node_channel.hpp"
+#include "node/node_channel.hpp"
 #include "src/agree.hpp"
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
@@ -134,6 +135,33 @@ int MPIX_Get_library_version(char* version, int* resultlen) {
   return MPI_SUCCESS;
 }
 
+static_assert(MPIX_ALGORITHM_MPI_BASELINE == mpix::capability::mpi_baseline &&
+                  MPIX_ALGORITHM_MPI_PERSISTENT == mpix::capability::mpi_persistent &&
+                  MPIX_ALGORITHM_SELECTS == mpix::capability::selects &&
+                  MPIX_ALGORITHM_CONTIGUOUS_TYPES == mpix::capability::contiguous_types &&
+                  MPIX_ALGORITHM_WINDOW == mpix::capability::window &&
+                  MPIX_ALGORITHM_WINDOW_OFF_NODE == mpix::capability::window_off_node &&
+                  MPIX_ALGORITHM_NODE_CHANNEL == mpix::capability::node_channel,
+              "mpix.h's MPIX_ALGORITHM_* bits are the registry's capabilities");
+
+int MPIX_Alltoallv_algorithm_count(int* count) {
+  return mpix::guarded(__func__, MPI_COMM_NULL, [&] {
+    mpix::require(count != nullptr, MPI_ERR_ARG, "count is NULL");
+    *count = static_cast<int>(mpix::alltoallv_algorithms().size());
+  });
+}
+
+int MPIX_Alltoallv_algorithm(int index, const char** name, const char** description, int* capabilities) {
+  return mpix::guarded(__func__, MPI_COMM_NULL, [&] {
+    const auto& rows = mpix::alltoallv_algorithms();
+    mpix::require(index >= 0 && index < static_cast<int>(rows.size()), MPI_ERR_ARG,
+                  "index = " + std::to_string(index) + " is outside [0, " + std::to_string(rows.size()) + ")");
+    if (name != nullptr) *name = rows[index]->name;
+    if (description != nullptr) *description = rows[index]->description;
+    if (capabilities != nullptr) *capabilities = static_cast<int>(rows[index]->capabilities);
+  });
+}
+
 int MPIX_Error_string(int errorcode, char* string, int* resultlen) {
   if (string == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
   std::string message;
@@ -247,7 +275,7 @@ int alltoallv_init_as(const char* function, const char* forced, const mpix::Allt
     live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
     mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
     if (forced != nullptr) hints.set(mpix::info_key_alltoallv_algorithm, forced);
-    auto made = mpix::alltoallv_init(user, xcomm->comm, xcomm->windows, xcomm->channels, &hints);
+    auto made = mpix::alltoallv_init(user, xcomm->comm, &hints);
     *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
   });
 }

@@ -5,8 +5,6 @@
 #include <memory>
 #include <string>
 
-#include "rma/node_channel.hpp"
-#include "rma/window_pool.hpp"
 #include "src/comm.hpp"
 #include "src/info.hpp"
 #include "src/library.hpp"
@@ -14,15 +12,10 @@
 
 struct MPIX_Comm : mpix::Resource {
   explicit MPIX_Comm(std::shared_ptr<const mpix::Comm> c) : comm(std::move(c)) {}
-  // Freeing the communicator (collective) frees the windows and node
-  // channels kept for reuse.
-  ~MPIX_Comm() override {
-    windows->close();
-    channels->close();
-  }
+  // Freeing the communicator (collective) closes its components: the
+  // windows and node channels they keep for reuse are freed.
+  ~MPIX_Comm() override { comm->close_components(); }
   std::shared_ptr<const mpix::Comm> comm;  // shared with the requests built on it
-  std::shared_ptr<mpix::WindowPool> windows = std::make_shared<mpix::WindowPool>();
-  std::shared_ptr<mpix::ChannelPool> channels = std::make_shared<mpix::ChannelPool>();
 };
 
 namespace mpix {

@@ -34,7 +34,7 @@ int MPIX_Memhandle_create(void* base, MPI_Aint size, MPIX_Info* info, MPIX_Win* 
                           int* memhandle_size) {
   (void)info;
   return guarded(__func__, mpix::comm_of(parentwin), [&] {
-    mpix::WinHandle& parent = mpix::handle_of(parentwin);
+    mpix::WindowHandle& parent = mpix::handle_of(parentwin);
     require(memhandle != nullptr && memhandle_size != nullptr, MPI_ERR_ARG, "memhandle or memhandle_size is NULL");
     require(parent.is_original(), MPI_ERR_WIN, "parentwin is a duplicate or a memory-handle window");
     const mpix::MemhandleData h = mpix::create_memhandle(*parent.window(), base, size);
@@ -46,7 +46,7 @@ int MPIX_Memhandle_create(void* base, MPI_Aint size, MPIX_Info* info, MPIX_Win* 
 int MPIX_Win_from_memhandle(const void* memhandle, MPI_Aint size, int disp_unit, MPIX_Info* info, int target,
                             MPIX_Win* parentwin, MPIX_Win** newwin) {
   return guarded(__func__, mpix::comm_of(parentwin), [&] {
-    mpix::WinHandle& parent = mpix::handle_of(parentwin);
+    mpix::WindowHandle& parent = mpix::handle_of(parentwin);
     require(newwin != nullptr, MPI_ERR_ARG, "newwin is NULL");
     const mpix::MemhandleData h = mpix::read_memhandle(memhandle);
     const mpix::WinSettings settings = mpix::apply_win_info(info ? &info->info : nullptr, {});
@@ -57,7 +57,7 @@ int MPIX_Win_from_memhandle(const void* memhandle, MPI_Aint size, int disp_unit,
 
 int MPIX_Memhandle_release(void* memhandle, MPIX_Win* parentwin) {
   return guarded(__func__, mpix::comm_of(parentwin), [&] {
-    mpix::WinHandle& parent = mpix::handle_of(parentwin);
+    mpix::WindowHandle& parent = mpix::handle_of(parentwin);
     mpix::release_memhandle(*parent.window(), mpix::read_memhandle(memhandle));
   });
 }

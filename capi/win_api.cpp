@@ -1,4 +1,4 @@
-// The C API of windows: argument plumbing over WinHandle.
+// The C API of windows: argument plumbing over WindowHandle.
 #include <mpix/mpix.h>
 
 #include <cstring>
@@ -36,10 +36,10 @@ int create_window(const char* function, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_
       check();
       settings = mpix::apply_win_info(info ? &info->info : nullptr, settings);
     });
-    const int slots = settings.thread_scope ? config.win_thread_slots : 1;
+    const int slots = settings.thread_scope ? config.section<mpix::WindowConfig>().thread_slots : 1;
     std::shared_ptr<mpix::Window> window;
     mpix::agreed(xcomm->comm->global(), [&] { window = make(slots, config); });
-    *win = adopt(mpix::make_collective_win(std::move(window), xcomm->comm, settings, true));
+    *win = adopt(mpix::make_comm_window_handle(std::move(window), xcomm->comm, settings, true));
   });
 }
 
@@ -101,18 +101,18 @@ int MPIX_Win_create_dynamic(MPIX_Info* info, MPIX_Comm* xcomm, MPIX_Win** win) {
 }
 
 int MPIX_Win_attach(MPIX_Win* win, void* base, MPI_Aint size) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.attach(base, size); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.attach(base, size); });
 }
 
 int MPIX_Win_detach(MPIX_Win* win, const void* base) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.detach(base); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.detach(base); });
 }
 
 int MPIX_Win_free(MPIX_Win** win) {
   return guarded(__func__, win != nullptr ? comm_of(*win) : MPI_COMM_NULL, [&] {
     require(win != nullptr, MPI_ERR_ARG, "win is NULL");
     if (*win == nullptr) return;
-    mpix::WinHandle& h = handle_of(*win);
+    mpix::WindowHandle& h = handle_of(*win);
     if (h.is_original()) {
       mpix::Window& window = *h.window();
       mpix::agreed(window.comm(), [&] {
@@ -140,20 +140,20 @@ int MPIX_Win_get_info(const MPIX_Win* win, MPIX_Info** info_used) {
 }
 
 int MPIX_Win_dup_with_info(MPIX_Win* parentwin, MPIX_Info* info, MPIX_Win** newwin) {
-  return win_call(__func__, parentwin, [&](mpix::WinHandle& parent) {
+  return win_call(__func__, parentwin, [&](mpix::WindowHandle& parent) {
     require(newwin != nullptr, MPI_ERR_ARG, "newwin is NULL");
     parent.window()->epoch().check_alive();
     // The parent's info, overridden by the new keys.
     const mpix::Info current = parent.info();
     mpix::WinSettings settings = mpix::apply_win_info(&current, {});
     settings = mpix::apply_win_info(info ? &mpix::live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : nullptr, settings);
-    *newwin = adopt(mpix::make_collective_win(parent.window(), parent.comm(), settings, false));
+    *newwin = adopt(mpix::make_comm_window_handle(parent.window(), parent.comm(), settings, false));
   });
 }
 
 int MPIX_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) {
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) {
     w.put(transfer(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                    target_datatype));
   });
@@ -161,7 +161,7 @@ int MPIX_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_data
 
 int MPIX_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) {
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) {
     w.get(transfer(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                    target_datatype));
   });
@@ -170,7 +170,7 @@ int MPIX_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 int MPIX_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
                     MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) {
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) {
     w.accumulate(transfer(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                           target_datatype),
                  op);
@@ -180,7 +180,7 @@ int MPIX_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype orig
 int MPIX_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win* win,
               MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) {
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) {
     return w.rput(transfer(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                            target_datatype),
                   false);
@@ -190,7 +190,7 @@ int MPIX_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_dat
 int MPIX_Rrput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win* win,
                MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) {
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) {
     return w.rput(transfer(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                            target_datatype),
                   true);
@@ -198,77 +198,77 @@ int MPIX_Rrput(const void* origin_addr, int origin_count, MPI_Datatype origin_da
 }
 
 int MPIX_Win_fence(int assert, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.fence(assert); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.fence(assert); });
 }
 int MPIX_Win_post(MPI_Group group, int assert, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.post(group, assert); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.post(group, assert); });
 }
 int MPIX_Win_start(MPI_Group group, int assert, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.start(group, assert); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.start(group, assert); });
 }
 int MPIX_Win_complete(MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.complete(); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.complete(); });
 }
 int MPIX_Win_wait(MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.wait(); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.wait(); });
 }
 int MPIX_Win_lock(int lock_type, int rank, int assert, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.lock(lock_type, rank, assert); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.lock(lock_type, rank, assert); });
 }
 int MPIX_Win_unlock(int rank, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.unlock(rank); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.unlock(rank); });
 }
 int MPIX_Win_lock_all(int assert, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.lock_all(assert); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.lock_all(assert); });
 }
 int MPIX_Win_unlock_all(MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.unlock_all(); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.unlock_all(); });
 }
 int MPIX_Win_flush(int rank, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.flush(rank, false); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.flush(rank, false); });
 }
 int MPIX_Win_flush_all(MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.flush_all(false); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.flush_all(false); });
 }
 int MPIX_Win_flush_local(int rank, MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.flush(rank, true); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.flush(rank, true); });
 }
 int MPIX_Win_flush_local_all(MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.flush_all(true); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.flush_all(true); });
 }
 int MPIX_Win_sync(MPIX_Win* win) {
-  return win_call(__func__, win, [&](mpix::WinHandle& w) { w.sync(); });
+  return win_call(__func__, win, [&](mpix::WindowHandle& w) { w.sync(); });
 }
 
 int MPIX_Win_ifence(int assert, MPIX_Win* win, MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) { return w.ifence(assert); });
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) { return w.ifence(assert); });
 }
 int MPIX_Win_icomplete(MPIX_Win* win, MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) { return w.icomplete(); });
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) { return w.icomplete(); });
 }
 int MPIX_Win_iwait(MPIX_Win* win, MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) { return w.iwait(); });
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) { return w.iwait(); });
 }
 int MPIX_Win_iflush(int rank, MPIX_Win* win, MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) {
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) {
     w.flush(rank, false);
     return mpix::completed_request(w.comm(), "iflush");
   });
 }
 int MPIX_Win_iflush_all(MPIX_Win* win, MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) {
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) {
     w.flush_all(false);
     return mpix::completed_request(w.comm(), "iflush_all");
   });
 }
 int MPIX_Win_iflush_local(int rank, MPIX_Win* win, MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) {
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) {
     w.flush(rank, true);
     return mpix::completed_request(w.comm(), "iflush_local");
   });
 }
 int MPIX_Win_iunlock_all(MPIX_Win* win, MPIX_Request** request) {
-  return request_call(__func__, win, request, [&](mpix::WinHandle& w) {
+  return request_call(__func__, win, request, [&](mpix::WindowHandle& w) {
     w.unlock_all();
     return mpix::completed_request(w.comm(), "iunlock_all");
   });

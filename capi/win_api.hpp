@@ -4,16 +4,16 @@
 
 #include <memory>
 
-#include "rma/win_handle.hpp"
+#include "rma/window_handle.hpp"
 #include "capi/guard.hpp"
 #include "src/library.hpp"
 
 struct MPIX_Win : mpix::Resource {
-  explicit MPIX_Win(std::unique_ptr<mpix::WinHandle> h) : handle(std::move(h)) {}
+  explicit MPIX_Win(std::unique_ptr<mpix::WindowHandle> h) : handle(std::move(h)) {}
   ~MPIX_Win() override {
     if (handle && !handle->is_original()) --handle->window()->dependents;
   }
-  std::unique_ptr<mpix::WinHandle> handle;
+  std::unique_ptr<mpix::WindowHandle> handle;
 };
 
 namespace mpix {
@@ -22,9 +22,9 @@ inline MPI_Comm comm_of(const MPIX_Win* win) {
   return is_live(win) ? win->handle->comm()->user() : MPI_COMM_NULL;
 }
 
-inline WinHandle& handle_of(MPIX_Win* win) { return *live(win, MPI_ERR_WIN, "win", "MPIX_Win").handle; }
+inline WindowHandle& handle_of(MPIX_Win* win) { return *live(win, MPI_ERR_WIN, "win", "MPIX_Win").handle; }
 
-inline MPIX_Win* adopt(std::unique_ptr<WinHandle> handle) {
+inline MPIX_Win* adopt(std::unique_ptr<WindowHandle> handle) {
   if (!handle->is_original()) ++handle->window()->dependents;
   return Library::get().adopt(std::make_unique<MPIX_Win>(std::move(handle)));
 }

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "collectives/algorithm.hpp"
 #include "src/agree.hpp"
 #include "src/error.hpp"
 #include "src/library.hpp"
@@ -142,8 +143,8 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
     local_error = e;
   }
   const AlltoallvArgs* local = args ? &*args : nullptr;
-  const std::optional<std::string> refusal =
-      local != nullptr && algorithm.unsupported != nullptr ? algorithm.unsupported(*local) : std::nullopt;
+  const std::optional<std::string> refused =
+      local != nullptr && algorithm.row != nullptr ? refusal(*algorithm.row, *local) : std::nullopt;
 
   // Per peer: the bytes I send it, whether I use MPI_IN_PLACE, where its
   // block starts in my receive buffer (what an RMA origin needs), the hash
@@ -156,7 +157,7 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
   std::vector<MPI_Count> outgoing(fields * static_cast<std::size_t>(n), -1), incoming(outgoing.size());
   for (int peer = 0; peer < n; ++peer) {
     outgoing[fields * peer + 3] = my_algorithm;
-    outgoing[fields * peer + 4] = refusal ? 1 : 0;
+    outgoing[fields * peer + 4] = refused ? 1 : 0;
     if (local == nullptr) continue;
     outgoing[fields * peer] = local->send_bytes(peer);
     outgoing[fields * peer + 1] = local->in_place ? 1 : 0;
@@ -194,7 +195,7 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
   // Every rank sees the same flags: only a refusal pays for its text.
   for (int src = 0; src < n && !args->algorithm_refused; ++src)
     if (incoming[fields * src + 4] == 1)
-      args->algorithm_refused = "on rank " + std::to_string(src) + ": " + broadcast_text(refusal, src, comm.global());
+      args->algorithm_refused = "on rank " + std::to_string(src) + ": " + broadcast_text(refused, src, comm.global());
   return std::move(*args);
 }
 

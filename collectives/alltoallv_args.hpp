@@ -12,8 +12,7 @@
 
 namespace mpix {
 
-class WindowPool;
-class ChannelPool;
+struct AlltoallvAlgorithm;
 
 struct AlltoallvUserArgs {
   const void* sendbuf;
@@ -60,8 +59,6 @@ struct AlltoallvArgs {
   // says so, the same text on every rank), if it cannot.
   std::vector<MPI_Aint> block_at_target;
   std::optional<std::string> algorithm_refused;
-  std::shared_ptr<WindowPool> window_pool;    // the communicator's windows kept for reuse
-  std::shared_ptr<ChannelPool> channel_pool;  // the communicator's node channels kept for reuse
   // The request's info value of mpix_expected_iterations, unparsed: only the
   // selector reads it, and agrees on any error it finds.
   std::optional<std::string> expected_iterations_hint;
@@ -81,11 +78,11 @@ struct AlltoallvArgs {
   MPI_Count recv_bytes(int peer) const { return recvcounts[peer] * recv_layout.size; }
 };
 
-// The algorithm a rank asks for, and its local check of the arguments
-// (nullptr: an unknown name, which every rank sees alike).
+// The algorithm a rank asks for, and its registry row (nullptr: an unknown
+// name, which every rank sees alike).
 struct RequestedAlgorithm {
   std::string name;
-  std::optional<std::string> (*unsupported)(const AlltoallvArgs& args);
+  const AlltoallvAlgorithm* row;
 };
 
 // Collective, one MPI_Alltoall: checks the arguments on every rank, what each

@@ -59,7 +59,6 @@ Choice choose_algorithm(const AlltoallvArgs& args, const std::string& name, Choi
 }  // namespace
 
 std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
-                                        std::shared_ptr<WindowPool> windows, std::shared_ptr<ChannelPool> channels,
                                         const Info* info) {
   const Config& config = comm->config();
   std::string name;
@@ -68,9 +67,7 @@ std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shar
   // Any other value is ignored, as MPI ignores info values it cannot use.
   if (auto moves = info ? info->get(info_key_buffers_move) : std::nullopt) asked.buffers_move = *moves == "true";
   AlltoallvArgs args = make_alltoallv_args(
-      asked, comm, {name, requested.algorithm ? requested.algorithm->unsupported : nullptr});
-  args.window_pool = std::move(windows);
-  args.channel_pool = std::move(channels);
+      asked, comm, {name, requested.algorithm});
   if (info) args.expected_iterations_hint = info->get(info_key_expected_iterations);
   if (info) args.auto_settle_hint = info->get(info_key_auto_settle);
   const Choice choice = choose_algorithm(args, name, requested, config);

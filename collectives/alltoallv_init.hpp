@@ -18,10 +18,9 @@ inline constexpr const char* info_key_auto_settle = "mpix_auto_settle";
 // "true": MPIX_Start_with_buffers may point the request at other buffers.
 inline constexpr const char* info_key_buffers_move = "mpix_buffers_move";
 
-// windows, channels: the communicator's pools, where algorithms find and
-// leave their windows and node channels.
+// Algorithms find the communicator's windows and node channels kept for
+// reuse as its components (Comm::component).
 std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm,
-                                        std::shared_ptr<WindowPool> windows, std::shared_ptr<ChannelPool> channels,
                                         const Info* info);
 
 }  // namespace mpix

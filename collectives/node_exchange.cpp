@@ -9,7 +9,7 @@
 namespace mpix {
 
 NodeExchange::NodeExchange(const AlltoallvArgs& args, HeapBlocks heap)
-    : args_(args), pool_(args.channel_pool), settings_(ChannelSettings::of(*args.comm)) {
+    : args_(args), pool_(args.comm->component<ChannelPool>()), settings_(ChannelSettings::of(*args.comm)) {
   const Comm& comm = *args_.comm;
   const int n = comm.size(), me = comm.rank();
   const MPI_Aint send_extent = args_.send_layout.extent, recv_extent = args_.recv_layout.extent;
@@ -61,7 +61,6 @@ NodeExchange::NodeExchange(const AlltoallvArgs& args, HeapBlocks heap)
 }
 
 std::optional<std::string> NodeExchange::unsupported(const AlltoallvArgs& args) {
-  if (auto why = contiguous_unsupported(args)) return why;
   if (args.comm->node_size() > 1) {
     const std::string why = NodeChannel::unavailable_reason();
     if (!why.empty()) return "the node channel cannot run here (" + why + ")";
@@ -123,7 +122,7 @@ void NodeExchange::pause(unsigned& polls) const { spin_then_yield(polls, setting
 // whose mapping fails falls back to CMA, slower but correct).
 bool NodeExchange::publish_send_buffer(const char* send, std::size_t bytes, std::vector<int>& reaches_mine) {
   const Comm& comm = *args_.comm;
-  const PtracePeers policy = comm.config().ptrace_peers;
+  const PtracePeers policy = comm.config().section<NodeConfig>().ptrace_peers;
   const PeerMemory mine = PeerMemory::describe(send, bytes, policy);
   std::vector<PeerMemory> all(static_cast<std::size_t>(comm.node_size()));
   mpi_check(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm.node()),

@@ -1,6 +1,6 @@
 // The on-node half of the barrier-free Alltoallv algorithms (channel,
 // channel_put_flag): every block between ranks of one node travels through
-// the node channel (rma/node_channel.hpp), pair by pair, and the block to
+// the node channel (node/node_channel.hpp), pair by pair, and the block to
 // itself is one local copy. The algorithms differ only in how their
 // off-node blocks travel, which they run next to this.
 //
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "collectives/alltoallv_args.hpp"
-#include "rma/node_channel.hpp"
-#include "rma/peer_memory.hpp"
+#include "node/node_channel.hpp"
+#include "node/peer_memory.hpp"
 
 namespace mpix {
 
@@ -36,8 +36,9 @@ class NodeExchange {
   // the communicator's pool and learns how to reach each node peer's send
   // buffer. args must outlive this object; its buffers are read at Start.
   explicit NodeExchange(const AlltoallvArgs& args, HeapBlocks heap = HeapBlocks::staged);
-  // Why these arguments cannot travel this way, or nothing: contiguous
-  // datatypes, and a kernel that lets node peers reach each other.
+  // Why these arguments cannot travel this way, or nothing: a kernel that
+  // lets node peers reach each other (contiguous datatypes: the rows'
+  // capability).
   static std::optional<std::string> unsupported(const AlltoallvArgs& args);
   ~NodeExchange();
   NodeExchange(const NodeExchange&) = delete;

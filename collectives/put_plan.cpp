@@ -16,20 +16,6 @@ MPI_Aint reach(const std::vector<int>& counts, const std::vector<int>& displs, M
 
 }  // namespace
 
-std::optional<std::string> contiguous_unsupported(const AlltoallvArgs& args) {
-  if (!args.send_layout.contiguous)
-    return std::string("sendtype is not contiguous (RMA algorithms move raw bytes)");
-  if (!args.recv_layout.contiguous)
-    return std::string("recvtype is not contiguous (RMA algorithms move raw bytes)");
-  return std::nullopt;
-}
-
-std::optional<std::string> rma_unsupported(const AlltoallvArgs& args) {
-  if (args.buffers_move)
-    return std::string("its window is made over recvbuf's address, and mpix_buffers_move says the buffers move");
-  return contiguous_unsupported(args);
-}
-
 PutPlan PutPlan::make(const AlltoallvArgs& args) {
   const Comm& comm = *args.comm;
   const int n = comm.size();

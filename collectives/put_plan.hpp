@@ -34,11 +34,4 @@ struct PutPlan {
   static PutPlan make(const AlltoallvArgs& args);
 };
 
-// Why an algorithm that moves raw bytes cannot move these arguments, or
-// nothing: both datatypes must be contiguous.
-std::optional<std::string> contiguous_unsupported(const AlltoallvArgs& args);
-// The same for an RMA algorithm, whose window is also bound to recvbuf: it
-// cannot serve a request whose buffers move.
-std::optional<std::string> rma_unsupported(const AlltoallvArgs& args);
-
 }  // namespace mpix

@@ -12,11 +12,12 @@ WindowPool::Entry receive_window(const AlltoallvArgs& args, MPI_Aint window_byte
   // algorithms force the MPI path per put instead of owning a window of
   // their own.
   const PooledWindowKey key = PooledWindowKey::of(args.recvbuf, window_bytes);
-  WindowPool::Entry pooled = args.window_pool->take(key, args.comm->global());
+  const std::shared_ptr<WindowPool> pool = args.comm->component<WindowPool>();
+  WindowPool::Entry pooled = pool->take(key, args.comm->global());
   if (pooled.window) return pooled;
   void* base = args.recvbuf;
   pooled.key = key;
-  pooled.id = args.window_pool->next_id();
+  pooled.id = pool->next_id();
   pooled.window = std::make_shared<Window>(Window::Kind::created, &base, window_bytes, 1, 1, args.comm,
                                            args.comm->config());
   return pooled;
@@ -33,7 +34,7 @@ RmaAlltoallv::RmaAlltoallv(const AlltoallvArgs& args, Path path)
   pooled_ = receive_window(args_, plan_.window_bytes);
 }
 
-RmaAlltoallv::~RmaAlltoallv() { args_.window_pool->give_back(std::move(pooled_)); }
+RmaAlltoallv::~RmaAlltoallv() { args_.comm->component<WindowPool>()->give_back(std::move(pooled_)); }
 
 void RmaAlltoallv::start() {
   if (!in_place_copy_.empty()) std::memcpy(in_place_copy_.data(), args_.recvbuf, in_place_copy_.size());

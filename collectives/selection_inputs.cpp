@@ -78,7 +78,8 @@ LocalPattern local_pattern(const AlltoallvArgs& args) {
 // On-node blocks can be copied straight into the receive buffer.
 bool receive_buffer_shared(const PooledWindowKey& window, const Config& config) {
   if (window.bytes == 0) return true;  // receives nothing: no direct copy to pay for
-  if (config.node_path == NodePath::mpi || config.node_path == NodePath::cma) return false;
+  const NodePath path = config.section<WindowConfig>().node_path;
+  if (path == NodePath::mpi || path == NodePath::cma) return false;
   return window.allocation != 0;
 }
 
@@ -110,10 +111,10 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
     values[self_bytes] = p.self_bytes;
     const PooledWindowKey window = PooledWindowKey::of(args.recvbuf, PutPlan::make(args).window_bytes);
     values[foreign_memory] = receive_buffer_shared(window, config) ? 0 : 1;
-    values[not_pooled] = args.window_pool->holds(window) ? 0 : 1;
+    values[not_pooled] = args.comm->component<WindowPool>()->holds(window) ? 0 : 1;
     for (std::size_t i = 0; i < n; ++i) {
       const AlltoallvAlgorithm& row = *candidates[i];
-      values[fields + 2 * i] = row.unsupported(args) ? 1 : 0;
+      values[fields + 2 * i] = refusal(row, args) ? 1 : 0;
       values[fields + 2 * i + 1] =
           std::count(config.alltoallv_exclude.begin(), config.alltoallv_exclude.end(), row.name) > 0;
     }

@@ -17,7 +17,7 @@
 #include "intercept/served_exchanges.hpp"
 #include "src/library.hpp"
 
-using mpix::intercept::InterceptSettings;
+using mpix::InterceptConfig;
 using mpix::intercept::ServedExchanges;
 
 namespace {
@@ -106,14 +106,10 @@ void make_keyvals() {
   PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_states, &finalize_keyval, nullptr);
 }
 
-InterceptSettings settings() {
-  InterceptSettings s;
+InterceptConfig settings() {
+  InterceptConfig s;
   try {
-    const mpix::Config& c = mpix::Library::get().config();
-    s.enabled = c.intercept;
-    s.repeats = c.intercept_repeats;
-    s.entries = c.intercept_entries;
-    s.min_bytes = c.intercept_min_bytes;
+    s = mpix::Library::get().config().section<InterceptConfig>();
   } catch (...) {
     // An unusable MPIX_* setting: this rank serves nothing, and its
     // fingerprint (disabled) tells the others at the first agreement.
@@ -144,7 +140,7 @@ ServedExchanges* lookup_state(MPI_Comm comm) {
   int inter = 0, size = 0;
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return nullptr;
   if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 2) return nullptr;
-  const InterceptSettings s = settings();  // creates the library (its MPI_COMM_SELF attribute) first
+  const InterceptConfig s = settings();  // creates the library (its MPI_COMM_SELF attribute) first
   std::call_once(keyvals_made, [] {
     make_keyvals();
     PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, nullptr);

@@ -54,19 +54,32 @@ namespace {
 constexpr long max_skip = 1024;
 constexpr std::size_t recent_window = 16;  // calls a rank remembers for repeats
 constexpr long stale_after = 4096;         // calls after which an unused pattern leaves
-constexpr const char* mpi_own_call = "native";  // the registry row that calls MPI_Alltoallv
+
+// Whether the registered algorithm called name is the MPI's own call (its
+// capability, from the public listing): read once per settled request.
+bool is_mpi_own_call(std::string_view name) {
+  int count = 0;
+  MPIX_Alltoallv_algorithm_count(&count);
+  for (int i = 0; i < count; ++i) {
+    const char* listed = nullptr;
+    int capabilities = 0;
+    if (MPIX_Alltoallv_algorithm(i, &listed, nullptr, &capabilities) == MPI_SUCCESS && name == listed)
+      return (capabilities & MPIX_ALGORITHM_MPI_BASELINE) != 0;
+  }
+  return false;
+}
 
 }  // namespace
 
-std::uint64_t InterceptSettings::fingerprint() const {
-  std::uint64_t h = enabled ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
-  for (std::uint64_t v : {static_cast<std::uint64_t>(repeats), static_cast<std::uint64_t>(entries),
-                          static_cast<std::uint64_t>(min_bytes)})
+std::uint64_t fingerprint(const InterceptConfig& settings) {
+  std::uint64_t h = settings.enabled ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
+  for (std::uint64_t v : {static_cast<std::uint64_t>(settings.repeats), static_cast<std::uint64_t>(settings.entries),
+                          static_cast<std::uint64_t>(settings.min_bytes)})
     h = (h ^ v) * 0x100000001b3ULL;
   return h >> 2;  // its negation must fit too
 }
 
-ServedExchanges::ServedExchanges(MPI_Comm comm, const InterceptSettings& settings)
+ServedExchanges::ServedExchanges(MPI_Comm comm, const InterceptConfig& settings)
     : comm_(comm), settings_(settings), recent_(recent_window, 0) {
   PMPI_Comm_size(comm, &size_);
 }
@@ -93,7 +106,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
 
   const ExchangePattern& pattern = scratch_;
   scratch_.describe(args);
-  const std::int64_t fingerprint = static_cast<std::int64_t>(settings_.fingerprint());
+  const std::int64_t settings_hash = static_cast<std::int64_t>(fingerprint(settings_));
   Agreement a{};
   for (int slot = 0; slot < max_entries; ++slot) {
     const bool match = static_cast<std::size_t>(slot) < entries_.size() && entries_[slot].pattern.same_as(pattern);
@@ -103,8 +116,8 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   a[unservable] = pattern.servable ? 0 : 1;
   a[largest_block] = pattern.largest_block;
   a[minus_repeats] = pattern.servable ? -repeats : 0;
-  a[settings] = fingerprint;
-  a[minus_settings] = -fingerprint;
+  a[settings] = settings_hash;
+  a[minus_settings] = -settings_hash;
   const double begin = MPI_Wtime();
   const int agreed =
       PMPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_INT64_T, MPI_MAX, comm_);
@@ -177,7 +190,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   char running[MPIX_MAX_OBJECT_NAME];
   int length = 0;
   if (just_settled && MPIX_Request_get_algorithm(entry.request, running, &length) == MPI_SUCCESS &&
-      std::string_view(running, static_cast<std::size_t>(length)) == mpi_own_call) {
+      is_mpi_own_call(std::string_view(running, static_cast<std::size_t>(length)))) {
     entry.pass_through = true;
     ++counters_.returned;
     MPIX_Request_free(&entry.request);

@@ -11,23 +11,20 @@
 #include <vector>
 
 #include "intercept/exchange_pattern.hpp"
+#include "intercept/intercept_config.hpp"
 
 namespace mpix::intercept {
 
 // What the drop-in is told to do; the same on every rank (agreed per call).
-struct InterceptSettings {
-  bool enabled = true;
-  int repeats = 3;          // recent calls with the same pattern before it is served
-  int entries = 4;          // patterns served per communicator
-  long min_bytes = 8192;    // smallest largest-block served
-  std::uint64_t fingerprint() const;
-};
+// What ranks compare before serving anything: settings that differ
+// between ranks would have them serve different calls.
+std::uint64_t fingerprint(const InterceptConfig& settings);
 
 class ServedExchanges {
  public:
   static constexpr int max_entries = 16;  // MPIX_INTERCEPT_ENTRIES's upper bound
 
-  ServedExchanges(MPI_Comm comm, const InterceptSettings& settings);
+  ServedExchanges(MPI_Comm comm, const InterceptConfig& settings);
   ~ServedExchanges();  // frees the requests and the MPIX_Comm: local work only
   ServedExchanges(const ServedExchanges&) = delete;
   ServedExchanges& operator=(const ServedExchanges&) = delete;
@@ -80,7 +77,7 @@ class ServedExchanges {
 
   MPI_Comm comm_;
   int size_ = 0;
-  InterceptSettings settings_;
+  InterceptConfig settings_;
   ExchangePattern scratch_;  // the current call's, described in place
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made at the first admission (collective, agreed)
   MPIX_Comm* xcomm_ = nullptr;                   // over it

@@ -18,7 +18,7 @@ void require_dynamic(const Window& parent) {
     throw Error(MPI_ERR_WIN, "parentwin is not a window from MPIX_Win_create_dynamic");
 }
 
-class MemhandleWin final : public WinHandle {
+class MemhandleWin final : public WindowHandle {
  public:
   MemhandleWin(std::shared_ptr<Window> parent, std::shared_ptr<const Comm> comm, WinSettings settings,
                const MemhandleData& h, MPI_Aint size, int disp_unit)
@@ -176,7 +176,7 @@ void release_memhandle(Window& parent, const MemhandleData& h) {
   parent.detach(reinterpret_cast<const void*>(h.memory.address));
 }
 
-std::unique_ptr<WinHandle> make_memhandle_win(std::shared_ptr<Window> parent, std::shared_ptr<const Comm> comm,
+std::unique_ptr<WindowHandle> make_memhandle_win(std::shared_ptr<Window> parent, std::shared_ptr<const Comm> comm,
                                               WinSettings settings, const MemhandleData& h, MPI_Aint size,
                                               int disp_unit, int target) {
   require_dynamic(*parent);

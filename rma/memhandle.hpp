@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <memory>
 
-#include "rma/node_memory.hpp"
-#include "rma/peer_memory.hpp"
-#include "rma/win_handle.hpp"
+#include "node/node_memory.hpp"
+#include "node/peer_memory.hpp"
+#include "rma/window_handle.hpp"
 
 namespace mpix {
 
@@ -35,7 +35,7 @@ MemhandleData read_memhandle(const void* memhandle);
 // Ends the exposure: later operations through windows made from it fail.
 void release_memhandle(Window& parent, const MemhandleData& handle);
 
-std::unique_ptr<WinHandle> make_memhandle_win(std::shared_ptr<Window> parent, std::shared_ptr<const Comm> comm,
+std::unique_ptr<WindowHandle> make_memhandle_win(std::shared_ptr<Window> parent, std::shared_ptr<const Comm> comm,
                                               WinSettings settings, const MemhandleData& handle, MPI_Aint size,
                                               int disp_unit, int target);
 

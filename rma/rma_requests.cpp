@@ -1,5 +1,5 @@
 // Requests returned by RMA calls: Rput/Rrput and the nonblocking epochs.
-#include "rma/win_handle.hpp"
+#include "rma/window_handle.hpp"
 #include "src/error.hpp"
 
 namespace mpix {

@@ -24,8 +24,10 @@ void Window::check_arguments(MPI_Aint size, int disp_unit) {
 
 Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_slots,
                std::shared_ptr<const Comm> xcomm, const Config& config)
-    : kind_(kind), xcomm_(std::move(xcomm)), cma_min_bytes_(config.cma_min_bytes), node_path_(config.node_path),
-      ptrace_peers_(config.ptrace_peers), epoch_(xcomm_->size()) {
+    : kind_(kind), xcomm_(std::move(xcomm)), cma_min_bytes_(config.section<WindowConfig>().cma_min_bytes),
+      node_path_(config.section<WindowConfig>().node_path),
+      ptrace_peers_(config.section<NodeConfig>().ptrace_peers),
+      epoch_(xcomm_->size()) {
   check_arguments(size, disp_unit);
   mpi_check(MPI_Comm_dup(xcomm_->global(), comm_.out()), "MPI_Comm_dup");
   mpi_check(MPI_Comm_rank(comm(), &rank_), "MPI_Comm_rank");

@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "rma/direct_copy.hpp"
+#include "node/direct_copy.hpp"
 #include "rma/epoch.hpp"
-#include "rma/shared_segment.hpp"
+#include "node/shared_segment.hpp"
 #include "rma/transfer.hpp"
 #include "src/comm.hpp"
-#include "src/config.hpp"
+#include "rma/window_config.hpp"
 #include "src/error.hpp"
 #include "src/mpi_handle.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "rma/peer_memory.hpp"
+#include "node/peer_memory.hpp"
 
 namespace mpix {
 
@@ -20,13 +20,15 @@ struct Published {
 
 }  // namespace
 
-void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit, MPI_Win shm, const Config& config) {
+void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit, MPI_Win shm, const Config& all_config) {
+  const WindowConfig& config = all_config.section<WindowConfig>();
+  const PtracePeers ptrace_peers = all_config.section<NodeConfig>().ptrace_peers;
   const int n = xcomm_->size();
   // Memory-handle windows over a dynamic window may use CMA later: describe
   // allows it whatever the kind.
   const Published mine{kind_ == Kind::dynamic ? -1 : static_cast<long long>(size), disp_unit, mpi_lead_,
                        PeerMemory::describe(base, kind_ == Kind::dynamic ? 0 : static_cast<std::size_t>(size),
-                                            config.ptrace_peers)};
+                                            ptrace_peers)};
   std::vector<Published> all(n);
   mpi_check(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, comm()), "MPI_Allgather");
 
@@ -53,7 +55,7 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
     if (r == rank_ && base == nullptr) continue;
     // User memory takes CMA only from MPIX_CMA_MIN_BYTES up (direct_eligible),
     // where one system call beats MPICH's on-node put.
-    DirectPath path = choose_direct_path(all[r].memory, r == rank_, config.node_path, config.ptrace_peers);
+    DirectPath path = choose_direct_path(all[r].memory, r == rank_, config.node_path, ptrace_peers);
     remote.direct = path.target;
     remote.segment = std::move(path.segment);
     if (why_not.empty()) why_not = path.why_not;
@@ -63,7 +65,7 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
   for (int r = 0; r < n; ++r)
     if (r != rank_ && xcomm_->same_node(r)) node = remotes_[r].direct.mode;
   paths_ = std::string("self:") + path_name(self) + " node:" + path_name(node) + " off-node:mpi";
-  if (config.verbose >= 1 && !why_not.empty())
+  if (all_config.verbose >= 1 && !why_not.empty())
     std::fprintf(stderr, "mpix-rma (window rank %d): on-node targets use MPI RMA: %s\n", rank_, why_not.c_str());
 }
 

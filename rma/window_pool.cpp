@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "rma/node_memory.hpp"
+#include "node/node_memory.hpp"
 #include "src/error.hpp"
 
 namespace mpix {

@@ -38,7 +38,7 @@ struct PooledWindowKey {
   }
 };
 
-class WindowPool {
+class WindowPool final : public Component {
  public:
   static constexpr std::size_t capacity = 4;  // the oldest window is freed past this
 
@@ -63,7 +63,7 @@ class WindowPool {
   // the pool is closed.
   void give_back(Entry entry);
   // Collective: frees every pooled window; later give_backs free theirs.
-  void close();
+  void close() override;
 
  private:
   std::mutex mutex_;

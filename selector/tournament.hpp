@@ -1,7 +1,7 @@
 // The tournament's rules as pure functions: which candidates auto tries in a
 // request's first iterations, when a trial is cut short, which measured
 // candidate wins, and when the watched period has drifted enough to try
-// again. No MPI: auto (collectives/auto.cpp) runs the schedule and agrees on
+// again. No MPI: auto (collectives/alltoallv/auto.cpp) runs the schedule and agrees on
 // every measurement before it calls these, so every rank gets the same
 // answer; the unit tests call them directly.
 //

@@ -77,4 +77,14 @@ void Comm::count_machine_cores(MPI_Comm machine) {
   machine_cores_ = std::max(1, CPU_COUNT(&mask));
 }
 
+void Comm::close_components() const {
+  // Closed components stay: a request freed later gives back into them.
+  std::vector<std::pair<std::type_index, std::shared_ptr<Component>>> components;
+  {
+    std::lock_guard<std::mutex> lock(components_mutex_);
+    components = components_;
+  }
+  for (auto it = components.rbegin(); it != components.rend(); ++it) it->second->close();
+}
+
 }  // namespace mpix

@@ -6,12 +6,32 @@
 
 #include <mpi.h>
 
+#include <memory>
+#include <mutex>
+#include <typeindex>
+#include <utility>
 #include <vector>
 
 #include "src/config.hpp"
 #include "src/mpi_handle.hpp"
 
 namespace mpix {
+
+// Per-communicator state a transport or a collective family owns (the
+// windows and node channels it keeps for reuse), as Open MPI's coll/xhc
+// keeps its module state on the communicator. Created on first use through
+// Comm::component<T>(); closed when the communicator is freed.
+class Component {
+ public:
+  virtual ~Component() = default;
+  // Frees what the component keeps for reuse. Collective where its
+  // resources are: every rank closes its components at MPIX_Comm_free, in
+  // the reverse order of their creation, which is the same on every rank
+  // as components are created inside agreed (collective) set-up. A request
+  // still alive afterwards gives back into a closed component, which frees
+  // at once.
+  virtual void close() = 0;
+};
 
 class Comm {
  public:
@@ -48,6 +68,20 @@ class Comm {
   int machine_cores() const { return machine_cores_; }
   bool oversubscribed() const { return machine_ranks_ > machine_cores_; }
 
+  // This communicator's T (a Component with a default constructor), made on
+  // first use. Shared: requests built on the communicator hold it.
+  template <class T>
+  std::shared_ptr<T> component() const {
+    std::lock_guard<std::mutex> lock(components_mutex_);
+    for (const auto& [type, made] : components_)
+      if (type == typeid(T)) return std::static_pointer_cast<T>(made);
+    auto made = std::make_shared<T>();
+    components_.emplace_back(typeid(T), made);
+    return made;
+  }
+  // Closes every component, newest first (see Component::close).
+  void close_components() const;
+
  private:
   void count_machine_cores(MPI_Comm machine);
 
@@ -62,6 +96,8 @@ class Comm {
   std::vector<int> node_sizes_;
   int machine_ranks_ = 1;
   int machine_cores_ = 1;
+  mutable std::mutex components_mutex_;
+  mutable std::vector<std::pair<std::type_index, std::shared_ptr<Component>>> components_;
 };
 
 }  // namespace mpix

@@ -1,48 +1,60 @@
-// The MPIX_* environment variables: one typed table (config.cpp) parsed once
-// into an immutable Config. Nothing else in the library reads the environment.
+// The MPIX_* environment variables: one typed table parsed once into an
+// immutable Config. Nothing else in the library reads the environment.
+// The core rows are in config.cpp; a component (a transport, the drop-in)
+// owns its rows and its section of Config in its own folder, and joins the
+// table by one line in src/components.def.
 #pragma once
 
+#include <any>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <typeindex>
 #include <vector>
 
 namespace mpix {
 
 enum class FallbackPolicy { error, warn, silent };
-enum class NodePath { automatic, shm, cma, mpi };
-// How far the library relies on ptrace permission between node peers (CMA,
-// pidfd_getfd): widen grants it to same-user processes where Yama asks for
-// that, use takes it only where the kernel already grants it, off never
-// makes a call that needs it.
-enum class PtracePeers { widen, use, off };
 
 struct Config {
   std::string alltoallv_algorithm;  // empty: the library's default
   FallbackPolicy fallback = FallbackPolicy::warn;
   int node_size = 0;  // 0: real shared-memory nodes
   int verbose = 0;
-  NodePath node_path = NodePath::automatic;
-  long cma_min_bytes = 131072;
-  int win_thread_slots = 4;
   std::vector<std::string> alltoallv_exclude;  // registry names the selector never chooses
   std::string tuning_file;                      // empty: the built-in parameters
   long expected_iterations = 1000;
   int auto_periods = 8;      // auto's tournament: timed periods per candidate; 0: no tournament
   double auto_within = 2.0;  // auto's tournament: candidates predicted within this factor of the best
   int auto_settle = 100;     // auto's tournament: iterations it may take in all
-  long channel_chunk_bytes = 16384;        // node channel: payload of one ring slot
-  long channel_staging_bytes = 1L << 20;   // node channel: inbound staging memory per rank
-  long channel_single_copy_bytes = 4096;   // node channel: mapped send blocks from this size up: one copy; 0: never
-  long channel_cma_bytes = 65536;          // channel_cma: heap send blocks from this size up: one CMA copy; 0: never
-  int channel_spin_polls = -1;             // node channel: polls before a waiting rank yields; -1: by the node's cores
-  PtracePeers ptrace_peers = PtracePeers::widen;
-  bool intercept = true;                   // drop-in: serve repeated MPI_Alltoallv calls
-  int intercept_repeats = 3;               // drop-in: calls of a pattern before it is served
-  int intercept_entries = 4;               // drop-in: patterns kept per communicator
-  long intercept_min_bytes = 8192;         // drop-in: smallest largest-block served
+
+  // A component's section: a struct of its settings with their defaults,
+  // filled by its rows. Reading a section no row has set gives the defaults.
+  template <class Section>
+  const Section& section() const {
+    auto it = sections_.find(typeid(Section));
+    if (it == sections_.end()) {
+      static const Section defaults{};
+      return defaults;
+    }
+    return *std::any_cast<Section>(&it->second);
+  }
+  template <class Section>
+  Section& section() {
+    auto it = sections_.try_emplace(typeid(Section), Section{}).first;
+    return *std::any_cast<Section>(&it->second);
+  }
+
+ private:
+  std::map<std::type_index, std::any> sections_;
 };
+
+// Parsers for the rows' apply functions; they throw std::invalid_argument
+// saying what is accepted.
+int parse_int(std::string_view value, long min, long max);
+double parse_double(std::string_view value, double min, double max);
+bool parse_on_off(std::string_view value);
 
 // Parsing failures name the variable, the value and what is accepted.
 class ConfigError : public std::runtime_error {
@@ -67,6 +79,7 @@ struct VariableSpec {
   Scope scope = Scope::every_rank_alike;
 };
 
+// Every row: the core's, then each component's in src/components.def order.
 const std::vector<VariableSpec>& variable_table();
 
 struct VariableSetting {

@@ -9,6 +9,7 @@
 
 #include "capi/handles.hpp"
 #include "collectives/registry.hpp"
+#include "node/node_config.hpp"
 #include "tests/mpi_test.hpp"
 
 namespace mpix_test {
@@ -18,6 +19,26 @@ inline std::vector<std::string> algorithm_names() {
   for (const auto* a : mpix::alltoallv_algorithms()) names.emplace_back(a->name);
   return names;
 }
+
+// The registry's row of name (nullptr: not registered), and whether it has
+// every capability bit of bits.
+inline const mpix::AlltoallvAlgorithm* row_of(const std::string& name) {
+  return mpix::find_alltoallv_algorithm(name);
+}
+inline bool has(const std::string& name, unsigned bits) {
+  const mpix::AlltoallvAlgorithm* row = row_of(name);
+  return row != nullptr && row->has(bits);
+}
+// The first registered row with every bit of bits: the algorithm a test of
+// that capability exercises.
+inline std::string first_with(unsigned bits) {
+  for (const auto* a : mpix::alltoallv_algorithms())
+    if (a->has(bits)) return a->name;
+  ADD_FAILURE() << "no registered algorithm has capabilities " << bits;
+  return "";
+}
+// The selector: the library's default algorithm.
+inline std::string selector_name() { return first_with(mpix::capability::selects); }
 
 // 50+ on 2 ranks; oversubscribed runs (3-4 ranks on 2 cores) pay ~30 ms per
 // synchronization, so they check a few.
@@ -31,16 +52,19 @@ inline std::string algorithm_of(const MPIX_Request* request) {
   return std::string(name, len);
 }
 
-// What auto may run: a registered algorithm other than itself.
+// What auto may run: a registered algorithm other than a selector.
 inline bool is_candidate(const std::string& name) {
-  return name != "auto" && mpix::find_alltoallv_algorithm(name) != nullptr;
+  return row_of(name) != nullptr && !has(name, mpix::capability::selects);
 }
-inline bool is_two_sided(const std::string& name) { return name == "native" || name == "native_persistent"; }
+// MPI's own calls, plain or persistent: what runs any valid arguments.
+inline bool is_two_sided(const std::string& name) {
+  return has(name, mpix::capability::mpi_baseline) || has(name, mpix::capability::mpi_persistent);
+}
 
 // A request made for `algorithm` runs it; one made for auto runs a candidate.
 inline void expect_runs(const MPIX_Request* request, const std::string& algorithm) {
   const std::string running = algorithm_of(request);
-  if (algorithm == "auto")
+  if (has(algorithm, mpix::capability::selects))
     EXPECT_TRUE(is_candidate(running)) << running;
   else
     EXPECT_EQ(running, algorithm);
@@ -57,18 +81,21 @@ struct ConfigVariant {
 };
 inline const std::vector<ConfigVariant>& config_variants() {
   static const std::vector<ConfigVariant> variants = {
-      {"tiny_rings", [](mpix::Config& c) { c.channel_chunk_bytes = 64, c.channel_staging_bytes = 256; }},
-      {"by_reference", [](mpix::Config& c) { c.channel_single_copy_bytes = 1, c.channel_cma_bytes = 1; }},
+      {"tiny_rings", [](mpix::Config& c) { c.section<mpix::NodeConfig>().chunk_bytes = 64,
+                                           c.section<mpix::NodeConfig>().staging_bytes = 256; }},
+      {"by_reference", [](mpix::Config& c) { c.section<mpix::NodeConfig>().single_copy_bytes = 1,
+                                             c.section<mpix::NodeConfig>().cma_bytes = 1; }},
   };
   return variants;
 }
 
 // What the registry-parametrised suites run: every registered algorithm
 // under the environment's configuration, then the node channel under each
-// variant ("channel+tiny_rings").
+// variant (the first node-channel row: "channel+tiny_rings").
 inline std::vector<std::string> algorithm_settings() {
   std::vector<std::string> settings = algorithm_names();
-  for (const ConfigVariant& v : config_variants()) settings.push_back(std::string("channel+") + v.name);
+  const std::string channel = first_with(mpix::capability::node_channel);
+  for (const ConfigVariant& v : config_variants()) settings.push_back(channel + "+" + v.name);
   return settings;
 }
 inline std::string setting_test_name(std::string setting) {

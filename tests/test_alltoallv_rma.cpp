@@ -329,7 +329,7 @@ TEST_F(MpiTest, PaperEntryPointsRunFenceAndLock) {
   check_entry_point(alltoallv_rma_lock_init, "lock");
 }
 
-// The RMA algorithms move raw bytes, so they refuse a non-contiguous type.
+// An algorithm that moves raw bytes refuses a non-contiguous type.
 // When only one rank's type is (same type signature, another layout), every
 // rank must still take the same decision: fall back together (the default
 // MPIX_FALLBACK=warn), with the right data.
@@ -349,7 +349,7 @@ TEST_F(MpiTest, AnAlgorithmUnsupportedOnOneRankFallsBackOnEveryRank) {
   MPI_Alltoallv(send.data(), counts.data(), displs.data(), spaced, expected.data(), counts.data(), displs.data(),
                 MPI_INT, MPI_COMM_WORLD);
 
-  ForcedAlgorithm forced("fence");
+  ForcedAlgorithm forced(first_with(mpix::capability::contiguous_types));
   MPIX_Request* request = nullptr;
   ASSERT_EQ(MPIX_Alltoallv_init(send.data(), counts.data(), displs.data(), spaced, recv.data(), counts.data(),
                                 displs.data(), MPI_INT, forced.comm(), forced.info(), &request),
@@ -386,7 +386,8 @@ int channel_segments() {
 TEST_F(MpiTest, AReinitOfTheChannelAlgorithmCreatesNoNewChannel) {
   if (world_size() > 2) GTEST_SKIP() << "the count is per process; 2 ranks show it";
   Exchanged first(pattern_named("uniform"), 2), second(pattern_named("skewed"), 2);
-  ForcedAlgorithm forced("channel");
+  const std::string channel = first_with(mpix::capability::node_channel);
+  ForcedAlgorithm forced(channel);
   int node_size = 0;
   MPIX_Comm_get_node(forced.comm(), nullptr, nullptr, &node_size, nullptr);
   if (node_size < 2) GTEST_SKIP() << "no node peer: no channel";
@@ -394,7 +395,7 @@ TEST_F(MpiTest, AReinitOfTheChannelAlgorithmCreatesNoNewChannel) {
   ASSERT_EQ(second.init(forced.comm(), forced.info()), MPI_SUCCESS);
   ASSERT_EQ(MPIX_Request_free(&second.request()), MPI_SUCCESS);
   ASSERT_EQ(first.init(forced.comm(), forced.info()), MPI_SUCCESS);
-  expect_runs(first.request(), "channel");
+  expect_runs(first.request(), channel);
   ASSERT_EQ(MPIX_Request_free(&first.request()), MPI_SUCCESS);
   const int made = channel_segments();
   EXPECT_GE(made, before + 1);
@@ -437,13 +438,17 @@ TEST_P(AlltoallvRma, StartWithBuffersRotatesAmongBuffers) {
                                   &request),
               MPI_SUCCESS);
     const std::string running = algorithm_of(request);
-    // The algorithms whose paths do not depend on the buffers' addresses
-    // (channel_put_flag only while every rank is on one node).
+    // An algorithm whose paths do not depend on the buffers' addresses on
+    // this layout (the registry says which).
     int nodes = 0;
     MPIX_Comm_get_node(forced.comm(), nullptr, nullptr, nullptr, &nodes);
-    EXPECT_TRUE(running == "channel" || running == "channel_cma" || running == "native" ||
-                (running == "channel_put_flag" && nodes == 1))
-        << running;
+    ASSERT_NE(row_of(running), nullptr) << running;
+    EXPECT_TRUE(row_of(running)->buffers_may_move(nodes)) << running;
+    // And one that says its buffers may move runs when asked for (a
+    // selector runs one of the others).
+    const mpix::AlltoallvAlgorithm* asked = row_of(forced.algorithm());
+    if (asked->buffers_may_move(nodes) && !asked->has(mpix::capability::selects))
+      EXPECT_EQ(running, forced.algorithm());
     const int rotations = world_size() <= 2 ? 18 : 2;  // oversubscribed: a synchronization costs ~30 ms
     for (int it = 0; it < rotations; ++it) {
       const int pair = it < 6 ? it % 2 : it % 6;

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "rma/window_config.hpp"
 #include "src/library.hpp"
 #include "tests/win_fixture.hpp"
 
@@ -229,7 +230,7 @@ TEST_F(MpiTest, CreatedWindowOverMpixAllocMemIsLoadStoreOnTheNode) {
   MPIX_Info_free(&used);
   int node = 0, node_rank = 0, node_size = 0, nodes = 0;
   MPIX_Comm_get_node(comm, &node, &node_rank, &node_size, &nodes);
-  const mpix::NodePath forced = mpix::Library::get().config().node_path;
+  const mpix::NodePath forced = mpix::Library::get().config().section<mpix::WindowConfig>().node_path;
   if (node_size > 1 && (forced == mpix::NodePath::automatic || forced == mpix::NodePath::shm))
     EXPECT_NE(std::string(paths).find("node:shm"), std::string::npos) << paths;
   // win.cma_path forces CMA: it must be what runs (a refused CMA would fall

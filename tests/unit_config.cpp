@@ -5,6 +5,8 @@
 #include <iterator>
 #include <set>
 
+#include "intercept/intercept_config.hpp"
+#include "rma/window_config.hpp"
 #include "src/config.hpp"
 
 using mpix::Configuration;
@@ -52,25 +54,25 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
   EXPECT_EQ(c.values().verbose, 2);
-  EXPECT_EQ(c.values().node_path, mpix::NodePath::cma);
-  EXPECT_EQ(c.values().cma_min_bytes, 65536);
-  EXPECT_EQ(c.values().win_thread_slots, 8);
+  EXPECT_EQ(c.values().section<mpix::WindowConfig>().node_path, mpix::NodePath::cma);
+  EXPECT_EQ(c.values().section<mpix::WindowConfig>().cma_min_bytes, 65536);
+  EXPECT_EQ(c.values().section<mpix::WindowConfig>().thread_slots, 8);
   EXPECT_EQ(c.values().alltoallv_exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
   EXPECT_EQ(c.values().tuning_file, "/tmp/t.json");
   EXPECT_EQ(c.values().expected_iterations, 50);
   EXPECT_EQ(c.values().auto_periods, 0);
   EXPECT_DOUBLE_EQ(c.values().auto_within, 3.5);
   EXPECT_EQ(c.values().auto_settle, 50);
-  EXPECT_EQ(c.values().channel_chunk_bytes, 4096);
-  EXPECT_EQ(c.values().channel_staging_bytes, 65536);
-  EXPECT_EQ(c.values().channel_single_copy_bytes, 262144);
-  EXPECT_EQ(c.values().channel_spin_polls, 0);
-  EXPECT_EQ(c.values().channel_cma_bytes, 1048576);
-  EXPECT_FALSE(c.values().intercept);
-  EXPECT_EQ(c.values().intercept_repeats, 5);
-  EXPECT_EQ(c.values().intercept_entries, 16);
-  EXPECT_EQ(c.values().intercept_min_bytes, 0);
-  EXPECT_EQ(c.values().ptrace_peers, mpix::PtracePeers::off);
+  EXPECT_EQ(c.values().section<mpix::NodeConfig>().chunk_bytes, 4096);
+  EXPECT_EQ(c.values().section<mpix::NodeConfig>().staging_bytes, 65536);
+  EXPECT_EQ(c.values().section<mpix::NodeConfig>().single_copy_bytes, 262144);
+  EXPECT_EQ(c.values().section<mpix::NodeConfig>().spin_polls, 0);
+  EXPECT_EQ(c.values().section<mpix::NodeConfig>().cma_bytes, 1048576);
+  EXPECT_FALSE(c.values().section<mpix::InterceptConfig>().enabled);
+  EXPECT_EQ(c.values().section<mpix::InterceptConfig>().repeats, 5);
+  EXPECT_EQ(c.values().section<mpix::InterceptConfig>().entries, 16);
+  EXPECT_EQ(c.values().section<mpix::InterceptConfig>().min_bytes, 0);
+  EXPECT_EQ(c.values().section<mpix::NodeConfig>().ptrace_peers, mpix::PtracePeers::off);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
 

@@ -1,7 +1,10 @@
 // The algorithm registry, without MPI.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "collectives/alltoallv_init.hpp"
 #include "collectives/registry.hpp"
@@ -25,10 +28,51 @@ TEST(Registry, FindsEveryRegisteredNameAndNothingElse) {
   EXPECT_EQ(mpix::find_alltoallv_algorithm("Native"), nullptr);
 }
 
-TEST(Registry, BaselinesAndDefaultAreRegistered) {
-  EXPECT_NE(mpix::find_alltoallv_algorithm("native"), nullptr);
-  EXPECT_NE(mpix::find_alltoallv_algorithm("native_persistent"), nullptr);
-  EXPECT_NE(mpix::find_alltoallv_algorithm(mpix::default_alltoallv_algorithm), nullptr);
+// auto needs MPI's own call to measure against, and the default must exist
+// and be the selector.
+TEST(Registry, OneBaselineAndTheDefaultSelects) {
+  int baselines = 0;
+  for (const auto* a : mpix::alltoallv_algorithms()) baselines += a->has(mpix::capability::mpi_baseline) ? 1 : 0;
+  EXPECT_EQ(baselines, 1);
+  const mpix::AlltoallvAlgorithm* fallback = mpix::find_alltoallv_algorithm(mpix::default_alltoallv_algorithm);
+  ASSERT_NE(fallback, nullptr);
+  EXPECT_TRUE(fallback->has(mpix::capability::selects));
+}
+
+// Every capability bit the registry uses has a name, and the buffers rule
+// follows from them.
+TEST(Registry, CapabilitiesAreNamedAndDecideWhetherBuffersMayMove) {
+  unsigned named = 0;
+  for (const mpix::CapabilityName& c : mpix::capability_names) named |= c.bit;
+  for (const auto* a : mpix::alltoallv_algorithms()) {
+    EXPECT_EQ(a->capabilities & ~named, 0u) << a->name;
+    const bool binds = a->has(mpix::capability::window) || a->has(mpix::capability::mpi_persistent);
+    EXPECT_EQ(a->buffers_may_move(1), !binds) << a->name;
+    EXPECT_EQ(a->buffers_may_move(2), !binds && !a->has(mpix::capability::window_off_node)) << a->name;
+  }
+}
+
+// The README's algorithm table lists the registry: every row, in its order,
+// with its capabilities, and nothing else.
+TEST(Registry, ReadmeTableIsTheRegistry) {
+  std::ifstream readme(MPIX_SOURCE_DIR "/README.md");
+  ASSERT_TRUE(readme.good());
+  std::stringstream text;
+  text << readme.rdbuf();
+  const std::string all = text.str();
+  const std::size_t section = all.find("\n## Algorithms\n");
+  ASSERT_NE(section, std::string::npos);
+  std::istringstream lines(all.substr(section, all.find("\n## ", section + 1) - section));
+  const std::regex row("^\\| `([a-z_]+)` \\| ([a-z_,]*) \\| .*");
+  std::vector<std::pair<std::string, std::string>> table;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, row)) table.emplace_back(m[1], m[2]);
+  }
+  std::vector<std::pair<std::string, std::string>> registry;
+  for (const auto* a : mpix::alltoallv_algorithms())
+    registry.emplace_back(a->name, mpix::capability_list(a->capabilities));
+  EXPECT_EQ(table, registry);
 }
 
 TEST(Registry, NameListNamesEveryAlgorithm) {

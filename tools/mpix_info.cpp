@@ -9,7 +9,7 @@
 
 #include "collectives/registry.hpp"
 #include "collectives/tuning_parameters.hpp"
-#include "rma/node_channel.hpp"
+#include "node/node_channel.hpp"
 #include "src/config.hpp"
 #include "capi/handles.hpp"
 #include "src/library.hpp"
@@ -48,10 +48,25 @@ void print_variables(const mpix::Configuration& configuration) {
     std::printf("  warning: %s is set but is not an mpix-rma variable\n", name.c_str());
 }
 
+// The registered algorithms through the public listing, as users see them.
+template <class Print>
+void for_each_algorithm(Print&& print) {
+  int count = 0;
+  MPIX_Alltoallv_algorithm_count(&count);
+  for (int i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    const char* description = nullptr;
+    int capabilities = 0;
+    MPIX_Alltoallv_algorithm(i, &name, &description, &capabilities);
+    print(name, description, mpix::capability_list(static_cast<unsigned>(capabilities)));
+  }
+}
+
 void print_algorithms() {
   std::printf("\nAlltoallv algorithms (MPIX_ALLTOALLV_ALGORITHM / info key mpix_alltoallv_algorithm):\n");
-  for (const mpix::AlltoallvAlgorithm* a : mpix::alltoallv_algorithms())
-    std::printf("  %-20s %s\n", a->name, a->description);
+  for_each_algorithm([](const char* name, const char* description, const std::string& capabilities) {
+    std::printf("  %-20s %s\n  %-20s [%s]\n", name, description, "", capabilities.c_str());
+  });
 }
 
 // The selector's parameters: where they come from (MPIX_TUNING_FILE or the
@@ -89,7 +104,9 @@ void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const 
   for (const mpix::VariableSetting& v : library.configuration().settings())
     std::printf("variable.%s=%s\nvariable.%s.set=%d\n", v.spec->name, v.value.c_str(), v.spec->name,
                 v.from_environment ? 1 : 0);
-  for (const mpix::AlltoallvAlgorithm* a : mpix::alltoallv_algorithms()) std::printf("algorithm=%s\n", a->name);
+  for_each_algorithm([](const char* name, const char*, const std::string& capabilities) {
+    std::printf("algorithm=%s\nalgorithm.%s.capabilities=%s\n", name, name, capabilities.c_str());
+  });
   std::printf("tuning.file=%s\n", config.tuning_file.empty() ? "built-in" : config.tuning_file.c_str());
   try {
     std::printf("tuning.source=%s\n", mpix::tuning_parameters().source.c_str());

@@ -38,12 +38,12 @@
 #include <vector>
 
 #include "collectives/alltoallv_init.hpp"
-#include "collectives/registry.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "selector/calibration.hpp"
 #include "selector/tuning_file.hpp"
 #include "src/comm.hpp"
 #include "src/library.hpp"
+#include "tools/algorithm_list.hpp"
 #include "tools/alltoallv_timing.hpp"
 
 namespace {
@@ -245,8 +245,8 @@ Layout layout_of(const mpix::Comm& comm) {
 
 std::vector<std::string> registered_algorithms() {
   std::vector<std::string> names;
-  for (const mpix::AlltoallvAlgorithm* row : mpix::alltoallv_algorithms())
-    if (std::string(row->name) != mpix::default_alltoallv_algorithm) names.emplace_back(row->name);
+  for (const auto& row : mpix_timing::listed_algorithms())
+    if (!row.has(MPIX_ALGORITHM_SELECTS)) names.push_back(row.name);
   return names;
 }
 

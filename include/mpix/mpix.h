@@ -96,6 +96,21 @@ int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const i
                             const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
                             MPIX_Info *info, MPIX_Request **request);
 
+/* The registered Alltoallv algorithms (the names MPIX_ALLTOALLV_ALGORITHM
+ * and the info key "mpix_alltoallv_algorithm" take), in mpix_info's order,
+ * and what each is and needs, as MPIX_ALGORITHM_* bits. name and
+ * description point to static strings. index outside [0, count):
+ * MPI_ERR_ARG. Local; callable before MPI_Init. */
+#define MPIX_ALGORITHM_MPI_BASELINE 0x1     /* the MPI's own call, which auto always measures */
+#define MPIX_ALGORITHM_MPI_PERSISTENT 0x2   /* MPI's persistent collective: binds the buffers */
+#define MPIX_ALGORITHM_SELECTS 0x4          /* chooses another algorithm and runs it (auto) */
+#define MPIX_ALGORITHM_CONTIGUOUS_TYPES 0x8 /* moves raw bytes: needs contiguous datatypes */
+#define MPIX_ALGORITHM_WINDOW 0x10          /* puts every block into a window over recvbuf */
+#define MPIX_ALGORITHM_WINDOW_OFF_NODE 0x20 /* puts off-node blocks into a window over recvbuf */
+#define MPIX_ALGORITHM_NODE_CHANNEL 0x40    /* on-node blocks through the node channel */
+int MPIX_Alltoallv_algorithm_count(int *count);
+int MPIX_Alltoallv_algorithm(int index, const char **name, const char **description, int *capabilities);
+
 /* Persistent request life cycle, with MPI's state rules: starting an active
  * request or freeing an active request is an error (MPI_ERR_REQUEST); waiting
  * on or testing an inactive request returns at once. A NULL request is
@@ -107,7 +122,8 @@ int MPIX_Startall(int count, MPIX_Request *requests[]);
  * buffers that rotate or are reallocated. Only for a request made with the
  * info key "mpix_buffers_move" = "true" (else MPI_ERR_REQUEST), which limits
  * it to algorithms whose data path does not depend on the buffers' addresses
- * (channel, native; auto chooses among them). Local. */
+ * (no window over recvbuf, not MPI's persistent call; auto chooses among
+ * them). Local. */
 int MPIX_Start_with_buffers(MPIX_Request *request, const void *sendbuf, void *recvbuf);
 int MPIX_Test(MPIX_Request *request, int *flag, MPI_Status *status);
 int MPIX_Wait(MPIX_Request *request, MPI_Status *status);

@@ -217,6 +217,29 @@ class Comm {
   Owner owner_;
 };
 
+// One registered Alltoallv algorithm (MPIX_Alltoallv_algorithm).
+struct AlgorithmInfo {
+  std::string name;
+  std::string description;
+  int capabilities;  // MPIX_ALGORITHM_* bits
+  bool has(int bits) const { return (capabilities & bits) == bits; }
+};
+
+// The registered Alltoallv algorithms, in mpix_info's order. Local.
+inline std::vector<AlgorithmInfo> alltoallv_algorithms() {
+  int count = 0;
+  check(MPIX_Alltoallv_algorithm_count(&count));
+  std::vector<AlgorithmInfo> rows;
+  for (int i = 0; i < count; ++i) {
+    const char* name = nullptr;
+    const char* description = nullptr;
+    int capabilities = 0;
+    check(MPIX_Alltoallv_algorithm(i, &name, &description, &capabilities));
+    rows.push_back({name, description, capabilities});
+  }
+  return rows;
+}
+
 // A persistent Alltoallv (MPIX_Alltoallv_init): buffers stay the caller's and
 // must outlive the object; the count and displacement arrays are copied.
 class Alltoallv {

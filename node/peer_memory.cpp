@@ -1,8 +1,8 @@
-#include "rma/peer_memory.hpp"
+#include "node/peer_memory.hpp"
 
 #include <unistd.h>
 
-#include "rma/node_memory.hpp"
+#include "node/node_memory.hpp"
 
 namespace mpix {
 

@@ -30,7 +30,7 @@ class NativeAlltoallv final : public PersistentOperation {
 namespace algorithms {
 extern const AlltoallvAlgorithm native{
     "native", "MPI_Alltoallv called in every Start (the non-persistent baseline)",
-    runs_any_arguments, make_operation<NativeAlltoallv>, /*mpi_baseline=*/true};
+    runs_any_arguments, make_operation<NativeAlltoallv>};
 }  // namespace algorithms
 
 }  // namespace mpix

@@ -1,6 +1,6 @@
 // What an MPIX_Win handle is: a table of operations (as Open MPI's osc
 // components are), implemented by windows over a communicator and their
-// duplicates (collective_win.cpp) and by memory-handle windows, which allow
+// duplicates (window_handle_comm.cpp) and by memory-handle windows, which allow
 // only data movement and flushes.
 #pragma once
 
@@ -22,9 +22,9 @@ inline constexpr const char* info_key_order = "mpi_win_order";
 // a value that is not accepted.
 WinSettings apply_win_info(const Info* info, WinSettings base);
 
-class WinHandle {
+class WindowHandle {
  public:
-  virtual ~WinHandle() = default;
+  virtual ~WindowHandle() = default;
 
   virtual void put(const Transfer& t) = 0;
   virtual void get(const Transfer& t) = 0;
@@ -62,7 +62,7 @@ class WinHandle {
 
 // A window over a communicator, or a duplicate of one (same Window, own
 // settings).
-std::unique_ptr<WinHandle> make_collective_win(std::shared_ptr<Window> window, std::shared_ptr<const Comm> comm,
+std::unique_ptr<WindowHandle> make_comm_window_handle(std::shared_ptr<Window> window, std::shared_ptr<const Comm> comm,
                                                WinSettings settings, bool original);
 
 // A request already complete (operations that went the direct path).

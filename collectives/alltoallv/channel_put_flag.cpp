@@ -65,7 +65,7 @@ class ChannelPutFlagAlltoallv final : public PersistentOperation {
     } catch (const Error&) {
       // Only on windows MPI already failed on; freeing them closes the epochs.
     }
-    args_.window_pool->give_back(std::move(data_));
+    args_.comm->component<WindowPool>()->give_back(std::move(data_));
   }
 
   void start() override {
@@ -194,14 +194,6 @@ class ChannelPutFlagAlltoallv final : public PersistentOperation {
   std::size_t pending_targets_ = 0, pending_sources_ = 0;
 };
 
-// Off-node blocks go into a window over recvbuf, which cannot follow
-// buffers that move; on one node only the channel is used.
-std::optional<std::string> channel_put_flag_unsupported(const AlltoallvArgs& args) {
-  if (args.comm->node_size() < args.comm->size())
-    if (auto why = rma_unsupported(args)) return why;
-  return NodeExchange::unsupported(args);
-}
-
 }  // namespace
 
 namespace algorithms {
@@ -209,7 +201,7 @@ extern const AlltoallvAlgorithm channel_put_flag{
     "channel_put_flag",
     "barrier-free, hierarchical: on-node blocks through the node channel, off-node blocks put into the target's "
     "receive buffer, each followed by its flag once complete there",
-    channel_put_flag_unsupported, make_operation<ChannelPutFlagAlltoallv>};
+    NodeExchange::unsupported, make_operation<ChannelPutFlagAlltoallv>};
 }  // namespace algorithms
 
 }  // namespace mpix

@@ -1,4 +1,4 @@
-#include "rma/direct_copy.hpp"
+#include "node/direct_copy.hpp"
 
 #include <sys/prctl.h>
 #include <sys/uio.h>

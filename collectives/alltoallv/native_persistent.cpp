@@ -39,18 +39,12 @@ class NativePersistentAlltoallv final : public PersistentOperation {
   UniqueRequest request_;
 };
 
-std::optional<std::string> persistent_unsupported(const AlltoallvArgs& args) {
-  if (args.buffers_move)
-    return std::string("MPI_Alltoallv_init binds the buffers, and mpix_buffers_move says they move");
-  return std::nullopt;
-}
-
 }  // namespace
 
 namespace algorithms {
 extern const AlltoallvAlgorithm native_persistent{
     "native_persistent", "MPI_Alltoallv_init once, MPI_Start/MPI_Wait per iteration (MPI-4 persistent collective)",
-    persistent_unsupported, make_operation<NativePersistentAlltoallv>};
+    runs_any_arguments, make_operation<NativePersistentAlltoallv>};
 }  // namespace algorithms
 
 }  // namespace mpix

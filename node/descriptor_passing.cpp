@@ -1,4 +1,4 @@
-#include "rma/descriptor_passing.hpp"
+#include "node/descriptor_passing.hpp"
 
 #include <sys/socket.h>
 #include <sys/un.h>

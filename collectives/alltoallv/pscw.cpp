@@ -54,7 +54,7 @@ class PscwAlltoallv final : public RmaAlltoallv {
 namespace algorithms {
 extern const AlltoallvAlgorithm pscw{
     "pscw", "beyond the paper: post/start/complete/wait with the ranks it exchanges data with only; direct on-node copies",
-    rma_unsupported, make_rma_alltoallv<PscwAlltoallv, RmaAlltoallv::Path::direct_on_node>};
+    runs_any_arguments, make_rma_alltoallv<PscwAlltoallv, RmaAlltoallv::Path::direct_on_node>};
 }  // namespace algorithms
 
 }  // namespace mpix

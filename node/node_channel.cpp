@@ -1,4 +1,4 @@
-#include "rma/node_channel.hpp"
+#include "node/node_channel.hpp"
 
 #include <sched.h>
 #include <sys/mman.h>
@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "rma/descriptor_passing.hpp"
+#include "node/descriptor_passing.hpp"
 #include "src/error.hpp"
 
 namespace mpix {
@@ -53,13 +53,13 @@ struct Published {
 }  // namespace
 
 ChannelSettings ChannelSettings::of(const Comm& comm) {
-  const Config& config = comm.config();
+  const NodeConfig& config = comm.config().section<NodeConfig>();
   ChannelSettings s;
-  s.chunk_bytes = static_cast<std::size_t>(config.channel_chunk_bytes);
-  s.staging_bytes = static_cast<std::size_t>(config.channel_staging_bytes);
-  s.single_copy_bytes = static_cast<std::size_t>(config.channel_single_copy_bytes);
-  s.cma_bytes = config.ptrace_peers == PtracePeers::off ? 0 : static_cast<std::size_t>(config.channel_cma_bytes);
-  s.spin_polls = config.channel_spin_polls >= 0 ? config.channel_spin_polls
+  s.chunk_bytes = static_cast<std::size_t>(config.chunk_bytes);
+  s.staging_bytes = static_cast<std::size_t>(config.staging_bytes);
+  s.single_copy_bytes = static_cast<std::size_t>(config.single_copy_bytes);
+  s.cma_bytes = config.ptrace_peers == PtracePeers::off ? 0 : static_cast<std::size_t>(config.cma_bytes);
+  s.spin_polls = config.spin_polls >= 0 ? config.spin_polls
                  : comm.oversubscribed()        ? 0
                                                 : default_spin_polls;
   return s;
@@ -71,7 +71,7 @@ std::string ChannelSettings::waiting_summary(const Comm& comm) {
          " core(s) their affinity allows" + (comm.oversubscribed() ? " (oversubscribed)" : "") +
          ": node-channel waits " +
          (spin == 0 ? std::string("yield the core at once") : "spin " + std::to_string(spin) + " polls, then yield") +
-         (comm.config().channel_spin_polls < 0 ? " (MPIX_CHANNEL_SPIN=auto)" : " (MPIX_CHANNEL_SPIN)");
+         (comm.config().section<NodeConfig>().spin_polls < 0 ? " (MPIX_CHANNEL_SPIN=auto)" : " (MPIX_CHANNEL_SPIN)");
 }
 
 struct NodeChannel::Ring {

@@ -1,6 +1,6 @@
 // Memory that other processes on the node can map: a memfd segment created
 // here, and the mapping of a peer's segment, from a descriptor the peer
-// passed (rma/descriptor_passing.hpp) or taken with pidfd_getfd.
+// passed (node/descriptor_passing.hpp) or taken with pidfd_getfd.
 // This is what gives memory-handle windows load/store speed on the node path
 // (CMA needs a system call per transfer, ~2.5 us even for 8 bytes).
 #pragma once

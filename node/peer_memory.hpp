@@ -19,9 +19,9 @@
 #include <memory>
 #include <string>
 
-#include "rma/direct_copy.hpp"
-#include "rma/shared_segment.hpp"
-#include "src/config.hpp"
+#include "node/direct_copy.hpp"
+#include "node/shared_segment.hpp"
+#include "node/node_config.hpp"
 
 namespace mpix {
 

@@ -5,7 +5,7 @@
 //
 // Every rank owns one shared segment (memfd) that holds one ring per node
 // peer: the chunks that peer sends it. Its descriptor reaches the peers over
-// a Unix-domain socket (rma/descriptor_passing.hpp), which needs no ptrace
+// a Unix-domain socket (node/descriptor_passing.hpp), which needs no ptrace
 // permission between the ranks; once they have mapped it, every descriptor
 // is closed, so a live channel holds mappings but no file descriptor. A ring is a
 // single-producer single-consumer queue:
@@ -44,10 +44,10 @@
 #include <memory>
 #include <vector>
 
-#include "rma/direct_copy.hpp"
-#include "rma/shared_segment.hpp"
+#include "node/direct_copy.hpp"
+#include "node/shared_segment.hpp"
 #include "src/comm.hpp"
-#include "src/config.hpp"
+#include "node/node_config.hpp"
 
 namespace mpix {
 
@@ -158,7 +158,7 @@ void spin_then_yield(unsigned& polls, int spin_polls);
 // order, which is the same on every rank); each rank offers its oldest idle
 // channel whose rings have the geometry it wants now. Requests are freed
 // collectively, in the same order on every rank, so their pools agree.
-class ChannelPool {
+class ChannelPool final : public Component {
  public:
   static constexpr std::size_t capacity = 4;
 
@@ -171,7 +171,7 @@ class ChannelPool {
   // Local.
   void give_back(Entry entry);
   // Local: frees every pooled channel (no MPI call).
-  void close();
+  void close() override;
 
  private:
   std::vector<Entry> idle_;  // oldest first

@@ -71,9 +71,9 @@ TournamentRule rule_of(const Config& config) {
   return rule;
 }
 
-class AdaptiveAlltoallv final : public PersistentOperation {
+class AutoAlltoallv final : public PersistentOperation {
  public:
-  explicit AdaptiveAlltoallv(const AlltoallvArgs& args)
+  explicit AutoAlltoallv(const AlltoallvArgs& args)
       : args_(args),
         rows_(candidate_rows()),
         rule_(rule_of(args.comm->config())),
@@ -89,7 +89,7 @@ class AdaptiveAlltoallv final : public PersistentOperation {
     periods_.reserve(static_cast<std::size_t>(std::max(rule_.timed, watch_window + 1)));  // no allocation in Start
     for (const AlltoallvAlgorithm* row : rows_) names_.emplace_back(row->name);
     for (std::size_t i = 0; i < rows_.size(); ++i)
-      if (rows_[i]->mpi_baseline && selection_.predictions[i].eligible) baseline_ = static_cast<int>(i);
+      if (rows_[i]->has(capability::mpi_baseline) && selection_.predictions[i].eligible) baseline_ = static_cast<int>(i);
     if (verbose_) {
       const TuningParameters& tuning = tuning_parameters();
       std::fprintf(stderr,
@@ -374,11 +374,11 @@ class AdaptiveAlltoallv final : public PersistentOperation {
 }  // namespace
 
 namespace algorithms {
-extern const AlltoallvAlgorithm auto_select{
+extern const AlltoallvAlgorithm auto_{
     "auto",
     "the selector: lowest predicted T_init + N*T_iter as the prior, then a tournament timing the application's "
     "own iterations",
-    runs_any_arguments, make_operation<AdaptiveAlltoallv>};
+    runs_any_arguments, make_operation<AutoAlltoallv>};
 }  // namespace algorithms
 
 }  // namespace mpix

@@ -1,6 +1,6 @@
 #include <string>
 
-#include "rma/win_handle.hpp"
+#include "rma/window_handle.hpp"
 #include "src/error.hpp"
 
 namespace mpix {

@@ -3,5 +3,5 @@
 namespace mpix::algorithms {
 extern const AlltoallvAlgorithm lock_hier{
     "lock_hier", "lock's epoch; off-node targets through MPI RMA first, on-node targets by direct copy",
-    rma_unsupported, make_rma_alltoallv<LockAllAlltoallv, RmaAlltoallv::Path::direct_on_node>};
+    runs_any_arguments, make_rma_alltoallv<LockAllAlltoallv, RmaAlltoallv::Path::direct_on_node>};
 }  // namespace mpix::algorithms

@@ -1,16 +1,16 @@
 // MPIX_Win over a communicator (created, allocated, dynamic) and its
 // duplicates: every call checks the epoch, then goes to the shared Window
 // with this handle's settings.
-#include "rma/win_handle.hpp"
+#include "rma/window_handle.hpp"
 #include "src/error.hpp"
 
 namespace mpix {
 
 namespace {
 
-class CollectiveWin final : public WinHandle {
+class CommWindowHandle final : public WindowHandle {
  public:
-  CollectiveWin(std::shared_ptr<Window> window, std::shared_ptr<const Comm> comm, WinSettings settings, bool original)
+  CommWindowHandle(std::shared_ptr<Window> window, std::shared_ptr<const Comm> comm, WinSettings settings, bool original)
       : window_(std::move(window)), comm_(std::move(comm)), settings_(settings), original_(original) {
     // A window with one MPI window per process cannot give thread scope:
     // the effective value stays process, and get_info says so.
@@ -85,9 +85,9 @@ class CollectiveWin final : public WinHandle {
 
 }  // namespace
 
-std::unique_ptr<WinHandle> make_collective_win(std::shared_ptr<Window> window, std::shared_ptr<const Comm> comm,
+std::unique_ptr<WindowHandle> make_comm_window_handle(std::shared_ptr<Window> window, std::shared_ptr<const Comm> comm,
                                                WinSettings settings, bool original) {
-  return std::make_unique<CollectiveWin>(std::move(window), std::move(comm), settings, original);
+  return std::make_unique<CommWindowHandle>(std::move(window), std::move(comm), settings, original);
 }
 
 }  // namespace mpix

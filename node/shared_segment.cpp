@@ -1,4 +1,4 @@
-#include "rma/shared_segment.hpp"
+#include "node/shared_segment.hpp"
 
 #include <sys/mman.h>
 #include <sys/syscall.h>

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "rma/shared_segment.hpp"
+#include "node/shared_segment.hpp"
 #include "src/library.hpp"
 
 namespace mpix {

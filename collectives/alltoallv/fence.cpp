@@ -2,6 +2,6 @@
 
 namespace mpix::algorithms {
 extern const AlltoallvAlgorithm fence{
-    "fence", "paper Alg. 1: fence at Start and Wait, MPI_Put to every target (MPI RMA only)", rma_unsupported,
+    "fence", "paper Alg. 1: fence at Start and Wait, MPI_Put to every target (MPI RMA only)", runs_any_arguments,
     make_rma_alltoallv<FenceAlltoallv, RmaAlltoallv::Path::mpi_only>};
 }  // namespace mpix::algorithms

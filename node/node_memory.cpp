@@ -1,4 +1,4 @@
-#include "rma/node_memory.hpp"
+#include "node/node_memory.hpp"
 
 #include "src/error.hpp"
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string>
 
-#include "src/config.hpp"
+#include "node/node_config.hpp"
 
 namespace mpix {
 

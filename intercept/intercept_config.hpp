@@ -1,0 +1,18 @@
+// The drop-in's section of the configuration (MPIX_INTERCEPT*): its rows
+// are in intercept_config.cpp, built into the library itself (not only the
+// drop-in), so that mpix_info lists them and MPIX_Comm_init agrees on them in
+// every program; they join the typed table through src/components.def.
+#pragma once
+
+#include "src/config.hpp"
+
+namespace mpix {
+
+struct InterceptConfig {
+  bool enabled = true;     // serve repeated MPI_Alltoallv calls
+  int repeats = 3;         // calls of a pattern before it is served
+  int entries = 4;         // patterns kept per communicator
+  long min_bytes = 8192;   // smallest largest-block served
+};
+
+}  // namespace mpix

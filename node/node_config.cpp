@@ -1,0 +1,61 @@
+#include "node/node_config.hpp"
+
+#include <climits>
+
+namespace mpix {
+
+namespace {
+
+PtracePeers parse_ptrace_peers(std::string_view value) {
+  if (value == "widen") return PtracePeers::widen;
+  if (value == "use") return PtracePeers::use;
+  if (value == "off") return PtracePeers::off;
+  throw std::invalid_argument("not one of widen|use|off");
+}
+
+}  // namespace
+
+const std::vector<VariableSpec>& node_variables() {
+  static const std::vector<VariableSpec> rows = {
+    {"MPIX_CHANNEL_CHUNK_BYTES", "int", "16384", "64..16777216",
+     "Node channel (algorithm channel): payload bytes of one slot of the ring a node peer sends this "
+     "rank through; larger blocks stream through the ring in chunks of this size. Each rank sizes "
+     "its own rings, so ranks may differ.",
+     [](std::string_view v, Config& c) { c.section<NodeConfig>().chunk_bytes = parse_int(v, 64, 1 << 24); }, Scope::per_rank},
+    {"MPIX_CHANNEL_STAGING_BYTES", "int", "1048576", "256..1073741824",
+     "Node channel: shared memory per rank for the rings of all its node peers together (at least "
+     "two slots per peer); bounds the staging memory however large the blocks. Ranks may differ.",
+     [](std::string_view v, Config& c) { c.section<NodeConfig>().staging_bytes = parse_int(v, 256, 1 << 30); }, Scope::per_rank},
+    {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "int", "4096", "0 or a positive integer",
+     "Node channel: blocks from this size up whose send buffer node peers can map (MPIX_Alloc_mem "
+     "memory) are not staged: the receiver copies them once, straight from the sender's buffer into "
+     "its own, so the data lands in the cache of the core that reads it next. 0: always stage. "
+     "Decided by the sender per block, so ranks may differ.",
+     [](std::string_view v, Config& c) { c.section<NodeConfig>().single_copy_bytes = parse_int(v, 0, INT_MAX); }, Scope::per_rank},
+    {"MPIX_CHANNEL_CMA_BYTES", "int", "65536", "0 or a positive integer",
+     "Node channel, algorithm channel_cma: blocks in other memory (the heap) from this size up are not "
+     "staged: the receiver pulls them with one CMA copy (process_vm_readv), also when the drop-in moves the "
+     "buffers. channel stages them. 0: channel_cma stages too. Decided by the sender per block, so ranks "
+     "may differ.",
+     [](std::string_view v, Config& c) { c.section<NodeConfig>().cma_bytes = parse_int(v, 0, INT_MAX); }, Scope::per_rank},
+    {"MPIX_CHANNEL_SPIN", "int", "auto", "auto or 0..10000000",
+     "Node channel: polls a waiting rank spins before it yields its core on every further poll. auto: "
+     "4096 while the node's ranks have a core each, 0 (yield at once) when they outnumber the cores they "
+     "may run on (their affinity masks together), since a spinning rank then holds the core its peer "
+     "needs. mpix_info and MPIX_VERBOSE=2 show the count. Ranks may differ.",
+     [](std::string_view v, Config& c) { c.section<NodeConfig>().spin_polls = v == "auto" ? -1 : parse_int(v, 0, 10000000); },
+     Scope::per_rank},
+    {"MPIX_PTRACE_PEERS", "enum", "widen", "widen|use|off",
+     "Single copies between node peers (CMA, and mapping a peer's MPIX_Alloc_mem memory through "
+     "pidfd_getfd) need ptrace permission between the processes. widen: a process that publishes memory "
+     "to node peers (a window, a memory handle, a node-channel send buffer) lets any process of the same "
+     "user attach to it (prctl PR_SET_PTRACER_ANY), which Yama ptrace_scope 1 requires; use: never widens, "
+     "single copies only where the kernel already allows them; off: no call that needs ptrace permission "
+     "at all (peers' memory through MPI RMA or staged through the node channel, whose segments are passed "
+     "over a Unix-domain socket). Where permission is refused, the library falls back the same way.",
+     [](std::string_view v, Config& c) { c.section<NodeConfig>().ptrace_peers = parse_ptrace_peers(v); }},
+  };
+  return rows;
+}
+
+}  // namespace mpix
