@@ -68,8 +68,8 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
   mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, active_.get()), "MPI_Win_lock_all");
   passive_.resize(std::max(1, thread_slots));
   for (UniqueWin& w : passive_) make(w);
-  counters_.reset(new FlushCounter[passive_.size() * static_cast<std::size_t>(xcomm_->size())]());
-  post_sends_.reserve(xcomm_->size());
+  ledger_ = std::make_unique<FlushLedger>(static_cast<int>(passive_.size()), xcomm_->size());
+  active_target_ = std::make_unique<ActiveTarget>(comm(), active_.get(), epoch_, *ledger_, xcomm_->size());
   exchange_and_choose_paths(memory, size, disp_unit, shm_.get(), config);
 }
 
@@ -89,13 +89,8 @@ void Window::free_windows() noexcept {
   if (epoch_.access() == AccessEpoch::lock)
     for (int r = 0; r < size(); ++r)
       for (UniqueWin& w : passive_) MPI_Win_unlock(r, w.get());
-  if (fence_barrier_ != MPI_REQUEST_NULL) MPI_Wait(&fence_barrier_, MPI_STATUS_IGNORE);
-  MPI_Waitall(static_cast<int>(complete_sends_.size()), complete_sends_.data(), MPI_STATUSES_IGNORE);
+  if (active_target_) active_target_->drain();
   if (active_) MPI_Win_unlock_all(active_.get());
-  for (const MPI_Request& r : post_sends_) {
-    MPI_Request copy = r;
-    MPI_Wait(&copy, MPI_STATUS_IGNORE);
-  }
   passive_.clear();
   active_.reset();
   shm_.reset();

@@ -5,11 +5,13 @@
 // The MPI path uses two kinds of MPI windows over the same memory:
 //  - `active`: kept in an internal lock_all for its whole life. Fence and
 //    post/start/complete/wait are built on it from flushes, a barrier and
-//    zero-byte messages, which is what lets their nonblocking variants
-//    return without waiting for a late peer.
+//    zero-byte messages (ActiveTarget, active_target.hpp), which is what
+//    lets their nonblocking variants return without waiting for a late
+//    peer.
 //  - `passive`: the user's lock / lock_all epochs, one MPI window per thread
 //    slot when the window is thread-scope capable, so a thread's flush waits
-//    only for the operations it issued.
+//    only for the operations it issued; FlushLedger (flush_ledger.hpp)
+//    counts what each flush still has to complete.
 #pragma once
 
 #include <mpi.h>
@@ -22,7 +24,9 @@
 #include <vector>
 
 #include "node/direct_copy.hpp"
+#include "rma/active_target.hpp"
 #include "rma/epoch.hpp"
+#include "rma/flush_ledger.hpp"
 #include "node/shared_segment.hpp"
 #include "rma/transfer.hpp"
 #include "src/comm.hpp"
@@ -92,12 +96,12 @@ class Window {
   // MPI_REQUEST_NULL when the transfer went the direct path (already done).
   MPI_Request rput(const WinSettings& s, const Transfer& t);
 
-  // Synchronization (blocking).
-  void fence(int assert);
-  void post(const std::vector<int>& origins, int assert);
-  void start(const std::vector<int>& targets, int assert);
-  void complete();
-  void wait();
+  // Synchronization (blocking). Active target: ActiveTarget's.
+  void fence(int assert) { active_target_->fence(assert); }
+  void post(const std::vector<int>& origins, int assert) { active_target_->post(origins, assert); }
+  void start(const std::vector<int>& targets, int assert) { active_target_->start(targets, assert); }
+  void complete() { active_target_->complete(); }
+  void wait() { active_target_->wait(); }
   void lock(int lock_type, int target, int assert);
   void unlock(int target);
   void lock_all(int assert);
@@ -111,17 +115,17 @@ class Window {
   // ifence: the local part now; the epoch becomes active when the barrier
   // completes (test_fence / activate). Operations and synchronization calls
   // issued before that wait for it, so epochs activate in order.
-  void ifence_begin(int assert);
-  bool test_fence();
-  void activate();
+  void ifence_begin(int assert) { active_target_->ifence_begin(assert); }
+  bool test_fence() { return active_target_->test_fence(); }
+  void activate() { active_target_->activate(); }
   // icomplete: closes the access epoch now; the flush of its MPI-path
   // targets and the "done" tokens follow in test_complete / wait_complete
   // (or the next call on the window), so the call never waits for a target.
-  void icomplete_begin();
-  bool test_complete();
-  void wait_complete();
-  void iwait_begin(std::vector<MPI_Request>& receives);
-  void after_remote_writes() { mpi_check(MPI_Win_sync(active_.get()), "MPI_Win_sync"); }
+  void icomplete_begin() { active_target_->icomplete_begin(); }
+  bool test_complete() { return active_target_->test_complete(); }
+  void wait_complete() { active_target_->wait_complete(); }
+  void iwait_begin(std::vector<MPI_Request>& receives) { active_target_->iwait_begin(receives); }
+  void after_remote_writes() { active_target_->after_remote_writes(); }
 
   // Dynamic windows.
   void attach(void* base, MPI_Aint size);
@@ -137,13 +141,6 @@ class Window {
   MPI_Win passive_window(const WinSettings& s) const;
 
  private:
-  // MPI-path operations issued through a thread slot's window to a target,
-  // and how many of them a finished flush covers. Flushes skip the MPI call
-  // when nothing is outstanding; ordered windows flush before the next op.
-  struct FlushCounter {
-    std::atomic<std::uint64_t> issued{0};
-    std::atomic<std::uint64_t> completed{0};
-  };
   struct Remote {
     MPI_Aint size = -1;  // -1: unknown (dynamic)
     int disp_unit = 1;
@@ -168,13 +165,7 @@ class Window {
   void before_operation(const WinSettings& s, int target);
   void after_mpi_operation(const WinSettings& s, int target);
   void after_direct_operation(const WinSettings& s);
-  FlushCounter& counter(int slot, int target) const;
   int slot_of(const WinSettings& s) const;
-  void flush_counted(int slot, int target, MPI_Win w);
-  static void mark_completed(FlushCounter& c, std::uint64_t seen);
-  bool any_unflushed(int target) const;
-  void mark_all_completed(int target);  // -1: every target
-  void finish_complete_locked();
   void free_windows() noexcept;
 
   Kind kind_;
@@ -192,14 +183,8 @@ class Window {
   NodePath node_path_ = NodePath::automatic;
   PtracePeers ptrace_peers_ = PtracePeers::widen;
   Epoch epoch_;
-  std::unique_ptr<FlushCounter[]> counters_;  // [slot * size + target]
-  std::vector<MPI_Request> post_sends_;
-  std::mutex activation_mutex_;
-  std::atomic<bool> activating_{false};
-  MPI_Request fence_barrier_ = MPI_REQUEST_NULL;
-  std::vector<int> completing_;
-  std::vector<int> waited_origins_;
-  std::vector<MPI_Request> complete_sends_;
+  std::unique_ptr<FlushLedger> ledger_;  // which MPI-path operations a flush still has to complete
+  std::unique_ptr<ActiveTarget> active_target_;  // fence and PSCW on active_
   std::string paths_;
 };
 

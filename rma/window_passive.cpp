@@ -19,7 +19,7 @@ void Window::unlock(int target) {
   if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
   epoch_.unlock(target);
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock(target, w.get()), "MPI_Win_unlock");
-  mark_all_completed(target);
+  ledger_->mark_all_completed(target);
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
@@ -33,7 +33,7 @@ void Window::unlock_all() {
   activate();
   epoch_.unlock_all();
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock_all(w.get()), "MPI_Win_unlock_all");
-  mark_all_completed(-1);
+  ledger_->mark_all_completed(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 

@@ -1,8 +1,4 @@
-// Active-target synchronization, built on the internal lock_all epoch from
-// flushes, a barrier and zero-byte messages: fence and post/start/complete/
-// wait, and the nonblocking variants that return without waiting for a
-// late peer.
-#include "rma/window.hpp"
+#include "rma/active_target.hpp"
 
 namespace mpix {
 
@@ -13,28 +9,28 @@ constexpr int tag_done = 2;
 
 }  // namespace
 
-void Window::fence(int assert) {
+void ActiveTarget::fence(int assert) {
   activate();
   epoch_.fence((assert & MPI_MODE_NOSUCCEED) == 0);
-  if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_.get()), "MPI_Win_flush_all");
-  mark_all_completed(-1);
+  if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_), "MPI_Win_flush_all");
+  ledger_.mark_all_completed(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  mpi_check(MPI_Barrier(comm()), "MPI_Barrier");
+  mpi_check(MPI_Barrier(comm_), "MPI_Barrier");
   after_remote_writes();
 }
 
-void Window::ifence_begin(int assert) {
+void ActiveTarget::ifence_begin(int assert) {
   activate();
   epoch_.fence((assert & MPI_MODE_NOSUCCEED) == 0);
-  if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_.get()), "MPI_Win_flush_all");
-  mark_all_completed(-1);
+  if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_), "MPI_Win_flush_all");
+  ledger_.mark_all_completed(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   std::lock_guard<std::mutex> lock(activation_mutex_);
-  mpi_check(MPI_Ibarrier(comm(), &fence_barrier_), "MPI_Ibarrier");
+  mpi_check(MPI_Ibarrier(comm_, &fence_barrier_), "MPI_Ibarrier");
   activating_.store(true, std::memory_order_release);
 }
 
-bool Window::test_fence() {
+bool ActiveTarget::test_fence() {
   std::lock_guard<std::mutex> lock(activation_mutex_);
   if (fence_barrier_ == MPI_REQUEST_NULL) return true;
   int done = 0;
@@ -45,8 +41,7 @@ bool Window::test_fence() {
   return true;
 }
 
-void Window::activate() {
-  if (!activating_.load(std::memory_order_acquire)) return;
+void ActiveTarget::activate_pending() {
   std::lock_guard<std::mutex> lock(activation_mutex_);
   if (fence_barrier_ != MPI_REQUEST_NULL) {
     mpi_check(MPI_Wait(&fence_barrier_, MPI_STATUS_IGNORE), "MPI_Wait");
@@ -56,7 +51,7 @@ void Window::activate() {
   activating_.store(false, std::memory_order_release);
 }
 
-void Window::post(const std::vector<int>& origins, int assert) {
+void ActiveTarget::post(const std::vector<int>& origins, int assert) {
   // Exposure epochs do not wait for this process's pending access epochs.
   epoch_.post(origins);
   std::atomic_thread_fence(std::memory_order_seq_cst);
@@ -64,19 +59,19 @@ void Window::post(const std::vector<int>& origins, int assert) {
   if (assert & MPI_MODE_NOCHECK) return;  // the matching start skips its wait too
   for (int origin : origins) {
     post_sends_.push_back(MPI_REQUEST_NULL);
-    mpi_check(MPI_Isend(nullptr, 0, MPI_BYTE, origin, tag_post, comm(), &post_sends_.back()), "MPI_Isend");
+    mpi_check(MPI_Isend(nullptr, 0, MPI_BYTE, origin, tag_post, comm_, &post_sends_.back()), "MPI_Isend");
   }
 }
 
-void Window::start(const std::vector<int>& targets, int assert) {
+void ActiveTarget::start(const std::vector<int>& targets, int assert) {
   activate();
   epoch_.start(targets);
   if (assert & MPI_MODE_NOCHECK) return;
   for (int target : targets)
-    mpi_check(MPI_Recv(nullptr, 0, MPI_BYTE, target, tag_post, comm(), MPI_STATUS_IGNORE), "MPI_Recv");
+    mpi_check(MPI_Recv(nullptr, 0, MPI_BYTE, target, tag_post, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
 }
 
-void Window::icomplete_begin() {
+void ActiveTarget::icomplete_begin() {
   activate();
   std::lock_guard<std::mutex> lock(activation_mutex_);
   // Taken before complete() clears them, without a copy (a persistent PSCW
@@ -88,24 +83,24 @@ void Window::icomplete_begin() {
   activating_.store(true, std::memory_order_release);
 }
 
-void Window::finish_complete_locked() {
+void ActiveTarget::finish_complete_locked() {
   if (completing_.empty()) return;
   // Only targets that MPI operations went to need a flush (which, on this
   // MPICH, may wait for the target's progress); direct copies are done.
   for (int target : completing_)
-    if (any_unflushed(target)) {
-      mpi_check(MPI_Win_flush(target, active_.get()), "MPI_Win_flush");
-      mark_all_completed(target);
+    if (ledger_.any_unflushed(target)) {
+      mpi_check(MPI_Win_flush(target, active_), "MPI_Win_flush");
+      ledger_.mark_all_completed(target);
     }
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (int target : completing_) {
     complete_sends_.push_back(MPI_REQUEST_NULL);
-    mpi_check(MPI_Isend(nullptr, 0, MPI_BYTE, target, tag_done, comm(), &complete_sends_.back()), "MPI_Isend");
+    mpi_check(MPI_Isend(nullptr, 0, MPI_BYTE, target, tag_done, comm_, &complete_sends_.back()), "MPI_Isend");
   }
   completing_.clear();
 }
 
-bool Window::test_complete() {
+bool ActiveTarget::test_complete() {
   std::lock_guard<std::mutex> lock(activation_mutex_);
   finish_complete_locked();
   int done = 0;
@@ -115,7 +110,7 @@ bool Window::test_complete() {
   return done != 0;
 }
 
-void Window::wait_complete() {
+void ActiveTarget::wait_complete() {
   std::lock_guard<std::mutex> lock(activation_mutex_);
   finish_complete_locked();
   mpi_check(MPI_Waitall(static_cast<int>(complete_sends_.size()), complete_sends_.data(), MPI_STATUSES_IGNORE),
@@ -123,30 +118,38 @@ void Window::wait_complete() {
   complete_sends_.clear();
 }
 
-void Window::complete() {
+void ActiveTarget::complete() {
   icomplete_begin();
   wait_complete();
 }
 
-void Window::iwait_begin(std::vector<MPI_Request>& receives) {
+void ActiveTarget::iwait_begin(std::vector<MPI_Request>& receives) {
   // Exposure epochs do not wait for this process's pending access epochs.
   // wait() clears the origins: kept in a member whose capacity is reused.
   waited_origins_.assign(epoch_.pscw_origins().begin(), epoch_.pscw_origins().end());
   epoch_.wait();
   receives.assign(waited_origins_.size() + post_sends_.size(), MPI_REQUEST_NULL);
   for (std::size_t i = 0; i < waited_origins_.size(); ++i)
-    mpi_check(MPI_Irecv(nullptr, 0, MPI_BYTE, waited_origins_[i], tag_done, comm(), &receives[i]), "MPI_Irecv");
+    mpi_check(MPI_Irecv(nullptr, 0, MPI_BYTE, waited_origins_[i], tag_done, comm_, &receives[i]), "MPI_Irecv");
   // The post tokens of this exposure epoch complete with it.
   std::copy(post_sends_.begin(), post_sends_.end(),
             receives.begin() + static_cast<long>(waited_origins_.size()));
   post_sends_.clear();
 }
 
-void Window::wait() {
+void ActiveTarget::wait() {
   std::vector<MPI_Request> receives;
   iwait_begin(receives);
   mpi_check(MPI_Waitall(static_cast<int>(receives.size()), receives.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   after_remote_writes();
+}
+
+void ActiveTarget::drain() noexcept {
+  if (fence_barrier_ != MPI_REQUEST_NULL) MPI_Wait(&fence_barrier_, MPI_STATUS_IGNORE);
+  MPI_Waitall(static_cast<int>(complete_sends_.size()), complete_sends_.data(), MPI_STATUSES_IGNORE);
+  complete_sends_.clear();
+  for (MPI_Request& r : post_sends_) MPI_Wait(&r, MPI_STATUS_IGNORE);
+  post_sends_.clear();
 }
 
 }  // namespace mpix
