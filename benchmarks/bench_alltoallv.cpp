@@ -8,7 +8,7 @@
 // first init's), per-iteration time (barrier, MPI_Wtime, max over ranks, median of
 // repeats), validation of the received data after timing. Competitors run
 // interleaved inside each repeat, so drifts hit all of them alike.
-// benchmark1.py runs several launches and reports the medians across them.
+// alltoallv.py runs several launches and reports the medians across them.
 #include <mpix/mpix.h>
 
 #include <algorithm>

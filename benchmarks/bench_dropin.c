@@ -4,7 +4,7 @@
  * before the call, every received cache line read after it), exchange (the
  * calls alone, buffers untouched) or barrier (the calls with an MPI_Barrier
  * between them, as OSU-style benchmarks run). Run it plain and under
- * LD_PRELOAD=libmpixrma_intercept.so (benchmarks/dropin_benchmark.py
+ * LD_PRELOAD=libmpixrma_intercept.so (benchmarks/dropin.py
  * alternates the launches) and compare.
  *
  *   bench_dropin --sizes 8,512,32768 --repeats 5 --loop application --csv out.csv

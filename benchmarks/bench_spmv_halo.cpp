@@ -4,7 +4,7 @@
 // repeat; per matrix and competitor: T_init (the median is a re-init over the
 // same buffers, the first repeat a first init on a fresh communicator),
 // per-iteration time (barrier, max over ranks, median of repeats), the data
-// validated after timing, and what auto ran. benchmark2.py runs several
+// validated after timing, and what auto ran. spmv_halo.py runs several
 // launches and reports the medians, tables and plots.
 #include <mpix/mpix.h>
 

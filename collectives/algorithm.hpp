@@ -17,6 +17,7 @@ namespace mpix {
 // What an algorithm is and needs, as bits. The values are the public
 // MPIX_ALGORITHM_* constants of mpix.h (checked where the C API lists them).
 namespace capability {
+inline constexpr unsigned none = 0;                   // registry.def: a row with no capability
 inline constexpr unsigned mpi_baseline = 1u << 0;      // the MPI's own call: auto always measures it
 inline constexpr unsigned mpi_persistent = 1u << 1;    // MPI's persistent collective: binds the buffers at init
 inline constexpr unsigned selects = 1u << 2;           // chooses another row and runs it (auto)

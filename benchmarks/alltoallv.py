@@ -23,7 +23,7 @@ def parse_args():
     p.add_argument("--mpiexec", default="mpiexec")
     p.add_argument("--ranks", default="2", help="comma-separated rank counts (time with 2)")
     p.add_argument("--launches", type=int, default=3)
-    p.add_argument("--outdir", default="results/benchmark1")
+    p.add_argument("--outdir", default="results/alltoallv")
     p.add_argument("--title", default="Benchmark 1: uniform Alltoallv")
     p.add_argument("--offnode", action="store_true",
                    help="also run the emulated off-node setting: every rank its own node "
@@ -188,13 +188,13 @@ def main():
     print_table(summary)
     checks = auto_against_best(rows, ("setting", "ranks", "loop", "memory", "bytes_per_peer"))
     print_selector_check(checks)
-    write_summary_csv(summary, os.path.join(args.outdir, "benchmark1.csv"))
+    write_summary_csv(summary, os.path.join(args.outdir, "alltoallv.csv"))
     if checks:
         write_csv(checks, os.path.join(args.outdir, "selector_check.csv"))
-    plot(summary, os.path.join(args.outdir, "benchmark1.png"), args.title)
-    print(f"# wrote {args.outdir}/benchmark1.csv and {args.outdir}/benchmark1.png")
+    plot(summary, os.path.join(args.outdir, "alltoallv.png"), args.title)
+    print(f"# wrote {args.outdir}/alltoallv.csv and {args.outdir}/alltoallv.png")
     if not all(s["valid"] for s in summary):
-        sys.exit("benchmark1: some competitor delivered wrong data")
+        sys.exit("alltoallv: some competitor delivered wrong data")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-from benchmark1 import environment_header, human
+from alltoallv import environment_header, human
 
 
 def parse_args():
@@ -32,7 +32,7 @@ def run(args, binary, extra, env=None, tag=""):
                           env={**os.environ, **(env or {})})
     if done.returncode != 0:
         sys.stdout.write(done.stdout)
-        sys.exit(f"rma_benchmarks: {binary} failed with exit code {done.returncode}")
+        sys.exit(f"rma: {binary} failed with exit code {done.returncode}")
     with open(path) as f:
         rows = list(csv.DictReader(f))
     for r in rows:
@@ -166,7 +166,7 @@ def main():
     plot(rows, args.outdir)
     print(f"# wrote {args.outdir}/rma.csv, memhandle.png, rma_mt.png")
     if not all(r["valid"] == "1" for r in rows):
-        sys.exit("rma_benchmarks: some case delivered wrong data")
+        sys.exit("rma: some case delivered wrong data")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Benchmark 2 driver (paper §5.1): the SpMV halo exchange of SuiteSparse
 matrices as a persistent Alltoallv, every algorithm and auto in the same
-launch; several launches, medians across them. Writes a table, benchmark2.csv,
-benchmark2.png (per-iteration time relative to native per matrix) and one
+launch; several launches, medians across them. Writes a table, spmv_halo.csv,
+spmv_halo.png (per-iteration time relative to native per matrix) and one
 send-count heatmap per matrix (heatmap_<matrix>.png, like the paper's Fig. 4)."""
 import argparse
 import csv
@@ -30,7 +30,7 @@ def parse_args():
     p.add_argument("--launches", type=int, default=3)
     p.add_argument("--heatmap-ranks", type=int, default=8,
                    help="rank count of the send-count heatmaps (a counts-only launch; 0: the timed launches)")
-    p.add_argument("--outdir", default="results/benchmark2")
+    p.add_argument("--outdir", default="results/spmv_halo")
     p.add_argument("--matrix-dir", default="../shared/matrices", help="where --set finds its .mtx files")
     p.add_argument("--set", choices=sorted(SETS), help="a suggested set of ../shared/matrices")
     p.add_argument("--memory", choices=["heap", "mpix"], default="heap",
@@ -126,7 +126,7 @@ def plots(summary, outdir, counts_dir, heatmap_ranks):
                  f"{summary[0]['loop']} loop, {summary[0]['memory']} memory")
     ax.legend(fontsize=7, ncol=2)
     fig.tight_layout()
-    fig.savefig(os.path.join(outdir, "benchmark2.png"), dpi=110)
+    fig.savefig(os.path.join(outdir, "spmv_halo.png"), dpi=110)
     plt.close(fig)
     for m in matrices:
         path = os.path.join(counts_dir, f"counts_{m}.csv")
@@ -172,12 +172,12 @@ def main():
     print_table(summary)
     checks = auto_against_best(rows, ("matrix",))
     print_criteria(summary, checks)
-    write_csv(summary, os.path.join(args.outdir, "benchmark2.csv"))
+    write_csv(summary, os.path.join(args.outdir, "spmv_halo.csv"))
     write_csv(checks, os.path.join(args.outdir, "selector_check.csv"))
     plots(summary, args.outdir, counts_dir, heatmap_ranks)
-    print(f"# wrote {args.outdir}/benchmark2.csv, benchmark2.png, heatmap_*.png")
+    print(f"# wrote {args.outdir}/spmv_halo.csv, spmv_halo.png, heatmap_*.png")
     if not all(s["valid"] for s in summary):
-        sys.exit("benchmark2: some competitor delivered wrong data")
+        sys.exit("spmv_halo: some competitor delivered wrong data")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# One driver for every benchmark: scripts/benchmark.sh <name> [arguments].
+# Installs dependencies, builds (scripts/prepare_benchmark.sh), runs
+# benchmarks/<name>.py on 2 ranks (RANKS=), 3 launches (LAUNCHES=), and
+# writes results/<name>/. Names:
+#   alltoallv  Benchmark 1, the README's main job: uniform Alltoallv, 8 B ..
+#              2 MiB per peer, every registered algorithm and the memcpy
+#              bound, in three loops (application, exchange only, exchange +
+#              barrier) over heap and MPIX_Alloc_mem buffers, on one node and
+#              emulated off-node (OFFNODE=0 skips it), with the selector's
+#              never-slower check. Arguments go to bench_alltoallv, e.g.
+#              --sizes 32768,262144 or --loop application.
+#   spmv_halo  Benchmark 2: the SpMV halo Alltoallv of SuiteSparse matrices
+#              (SET=medium from ../shared/matrices; SET=tiny|large, or .mtx
+#              paths as arguments), application loop over heap buffers
+#              (MEMORY=mpix, LOOP=exchange change that).
+#   dropin     an unmodified program looping MPI_Alltoallv (8 B .. 4 MiB,
+#              three loops), plain and under the drop-in, alternating.
+#   rma        the RMA layer: memory-handle put latency, RMA-MT (REPEATS=11).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+name=${1:-}
+case "$name" in
+  alltoallv | spmv_halo | dropin | rma) shift ;;
+  *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma [arguments]" >&2; exit 2 ;;
+esac
+mpiexec=$("$root/scripts/prepare_benchmark.sh")
+common=(--mpiexec "$mpiexec" --outdir "$root/results/$name")
+case "$name" in
+  alltoallv)
+    exec /usr/bin/python3 "$root/benchmarks/alltoallv.py" --bench "$root/build/benchmarks/bench_alltoallv" \
+      "${common[@]}" --ranks "${RANKS:-2}" --launches "${LAUNCHES:-3}" \
+      $([ "${OFFNODE:-1}" = 1 ] && echo --offnode) -- "$@" ;;
+  spmv_halo)
+    selection=(--set "${SET:-medium}" --matrix-dir "${MATRIX_DIR:-$root/../shared/matrices}")
+    [ $# -gt 0 ] && selection=("$@")
+    exec /usr/bin/python3 "$root/benchmarks/spmv_halo.py" --bench "$root/build/benchmarks/bench_spmv_halo" \
+      "${common[@]}" --ranks "${RANKS:-2}" --launches "${LAUNCHES:-3}" \
+      --memory "${MEMORY:-heap}" --loop "${LOOP:-application}" "${selection[@]}" ;;
+  dropin)
+    exec /usr/bin/python3 "$root/benchmarks/dropin.py" --bench "$root/build/benchmarks/bench_dropin" \
+      --intercept "$root/build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
+      --launches "${LAUNCHES:-3}" ;;
+  rma)
+    exec /usr/bin/python3 "$root/benchmarks/rma.py" --build "$root/build" "${common[@]}" \
+      --repeats "${REPEATS:-11}" ;;
+esac
