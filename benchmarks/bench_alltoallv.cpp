@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tools/algorithm_list.hpp"
+#include "tools/command_line.hpp"
 #include "tools/alltoallv_timing.hpp"
 
 namespace {
@@ -37,59 +38,40 @@ struct Options {
   std::string csv;
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "bench_alltoallv: %s\n"
-               "usage: bench_alltoallv [--sizes B,B,...] [--algorithms a,b,memcpy] [--scaling weak|strong]\n"
-               "                       [--memory heap,mpix] [--loop application,exchange,barrier] [--repeats R]\n"
-               "                       [--iterations N] [--csv FILE]\n",
-               why);
-  MPI_Abort(MPI_COMM_WORLD, 2);
-  std::exit(2);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (const auto& a : mpix_timing::listed_algorithms()) o.competitors.push_back(a.name);
+  std::vector<std::string> registered;
+  for (const auto& a : mpix_timing::listed_algorithms()) registered.push_back(a.name);
+  o.competitors = registered;
   o.competitors.emplace_back("memcpy");
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
-    const std::string value = argv[++i];
-    if (arg == "--sizes") {
-      o.sizes.clear();
-      for (const auto& s : split_list(value)) o.sizes.push_back(std::stol(s));
-    } else if (arg == "--algorithms") {
-      o.competitors = split_list(value);
-    } else if (arg == "--scaling") {
-      o.scaling = value;
-      if (value != "weak" && value != "strong") usage("--scaling takes weak or strong");
-    } else if (arg == "--memory") {
-      o.memory = split_list(value);
-      for (const auto& m : o.memory)
-        if (m != "mpix" && m != "heap") usage("--memory takes heap, mpix or both");
-    } else if (arg == "--loop") {
-      o.loops.clear();
-      try {
-        for (const auto& l : split_list(value)) o.loops.push_back(parse_loop(l));
-      } catch (const std::invalid_argument& e) {
-        usage(e.what());
-      }
-    } else if (arg == "--repeats") {
-      o.repeats = std::stoi(value);
-    } else if (arg == "--iterations") {
-      o.iterations = std::stoi(value);
-    } else if (arg == "--csv") {
-      o.csv = value;
-    } else {
-      usage(("unknown option " + arg).c_str());
-    }
-  }
-  for (const auto& c : o.competitors) {
-    if (c != "memcpy" && !mpix_timing::is_registered(c))
-      usage(("unknown algorithm " + c + "; registered: " + mpix_timing::registered_names()).c_str());
-  }
-  if (o.repeats < 1) usage("--repeats must be at least 1");
+  std::vector<std::string> accepted = o.competitors;
+  std::vector<std::string> loops = {"application", "exchange", "barrier"};
+  CLI::App app("Times uniform Alltoallv exchanges of every competitor, interleaved, on the ranks it runs on.",
+               "bench_alltoallv");
+  app.add_option("--sizes", o.sizes, "bytes per peer (weak) or per rank (strong), comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1L, 1L << 40))
+      ->capture_default_str();
+  app.add_option("--algorithms", o.competitors, "registered algorithms and memcpy, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember(accepted));
+  app.add_option("--scaling", o.scaling, "weak: size per peer; strong: size per rank in total")
+      ->check(CLI::IsMember({"weak", "strong"}))
+      ->capture_default_str();
+  app.add_option("--memory", o.memory, "heap (std::vector) and/or mpix (MPIX_Alloc_mem), comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"heap", "mpix"}));
+  app.add_option("--loop", loops, "application, exchange and/or barrier, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"application", "exchange", "barrier"}));
+  app.add_option("--repeats", o.repeats, "interleaved rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("--iterations", o.iterations, "iterations per round (0: chosen per size)")
+      ->check(CLI::Range(0, 100000000))
+      ->capture_default_str();
+  app.add_option("--csv", o.csv, "where rank 0 writes the samples");
+  parse_or_exit(app, argc, argv);
+  o.loops.clear();
+  for (const std::string& l : loops) o.loops.push_back(parse_loop(l));
   return o;
 }
 

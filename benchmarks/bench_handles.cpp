@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "benchmarks/rma_bench.hpp"
+#include "tools/command_line.hpp"
 
 namespace {
 
@@ -41,9 +42,15 @@ int main(int argc, char** argv) {
   int me = 0, p = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
-  const std::string csv_path = argc > 1 ? argv[1] : "handles.csv";
-  const int repeats = argc > 2 ? std::atoi(argv[2]) : 11;
-  const int iterations = argc > 3 ? std::atoi(argv[3]) : 100000;
+  std::string csv_path = "handles.csv";
+  int repeats = 11, iterations = 100000;
+  CLI::App app("Per-call cost of MPIX_Rput + MPIX_Wait + MPIX_Request_free and of MPIX_Test, with many live "
+               "requests (2 ranks).",
+               "bench_handles");
+  app.add_option("csv", csv_path, "where rank 0 writes the rows")->capture_default_str();
+  app.add_option("repeats", repeats, "rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("iterations", iterations, "calls per round")->check(CLI::Range(1, 100000000))->capture_default_str();
+  mpix_timing::parse_or_exit(app, argc, argv);
   const std::vector<int> alive_counts = {0, 1000, 10000};
   bool valid = true;
   {

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "benchmarks/rma_bench.hpp"
+#include "tools/command_line.hpp"
 
 namespace {
 
@@ -42,8 +43,12 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
-  const std::string csv_path = argc > 1 ? argv[1] : "memhandle.csv";
-  const int repeats = argc > 2 ? std::atoi(argv[2]) : 11;
+  std::string csv_path = "memhandle.csv";
+  int repeats = 11;
+  CLI::App app("Put + flush latency through memory-handle windows against plain MPI (2 ranks).", "bench_memhandle");
+  app.add_option("csv", csv_path, "where rank 0 writes the rows")->capture_default_str();
+  app.add_option("repeats", repeats, "rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
+  mpix_timing::parse_or_exit(app, argc, argv);
   {
     MPIX_Comm* comm = nullptr;
     bench::check(MPIX_Comm_init(&comm, MPI_COMM_WORLD), "MPIX_Comm_init");

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "benchmarks/rma_bench.hpp"
+#include "tools/command_line.hpp"
 
 namespace {
 
@@ -336,9 +337,15 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
-  const std::string csv_path = argc > 1 ? argv[1] : "rma_mt.csv";
-  const std::string only = argc > 2 ? argv[2] : "all";
-  if (argc > 3) repeats = std::atoi(argv[3]);
+  std::string csv_path = "rma_mt.csv", only = "all";
+  CLI::App app("RMA-MT cases on MPIX windows (2 ranks): latency, bandwidth, halo, scope, order, ifence.",
+               "bench_rma_mt");
+  app.add_option("csv", csv_path, "where rank 0 writes the rows")->capture_default_str();
+  app.add_option("case", only, "one case, or all")
+      ->check(CLI::IsMember({"all", "latency", "bandwidth", "halo", "scope", "order", "ifence"}))
+      ->capture_default_str();
+  app.add_option("repeats", repeats, "rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
+  mpix_timing::parse_or_exit(app, argc, argv);
   {
     MPIX_Comm* comm = nullptr;
     bench::check(MPIX_Comm_init(&comm, MPI_COMM_WORLD), "MPIX_Comm_init");

@@ -16,6 +16,7 @@
 #include "benchmarks/halo_exchange.hpp"
 #include "benchmarks/sparse_pattern.hpp"
 #include "tools/algorithm_list.hpp"
+#include "tools/command_line.hpp"
 #include "tools/alltoallv_timing.hpp"
 
 namespace {
@@ -33,56 +34,31 @@ struct Options {
   Loop loop = Loop::application;
 };
 
-[[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "bench_spmv_halo: %s\n"
-               "usage: bench_spmv_halo [--algorithms a,b,...] [--repeats R] [--iterations N] [--csv FILE]\n"
-               "                       [--memory heap|mpix] [--loop application|exchange|barrier] [--counts-dir DIR]\n"
-               "                       MATRIX.mtx...\n",
-               why);
-  MPI_Abort(MPI_COMM_WORLD, 2);
-  std::exit(2);
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (const auto& a : mpix_timing::listed_algorithms()) o.competitors.push_back(a.name);
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg.rfind("--", 0) != 0) {
-      o.matrices.push_back(arg);
-      continue;
-    }
-    if (i + 1 >= argc) usage(("missing value after " + arg).c_str());
-    const std::string value = argv[++i];
-    if (arg == "--algorithms") {
-      o.competitors = split_list(value);
-    } else if (arg == "--repeats") {
-      o.repeats = std::stoi(value);
-    } else if (arg == "--iterations") {
-      o.iterations = std::stoi(value);
-    } else if (arg == "--csv") {
-      o.csv = value;
-    } else if (arg == "--memory") {
-      o.memory = value;
-      if (value != "heap" && value != "mpix") usage("--memory takes heap or mpix");
-    } else if (arg == "--loop") {
-      try {
-        o.loop = parse_loop(value);
-      } catch (const std::invalid_argument& e) {
-        usage(e.what());
-      }
-    } else if (arg == "--counts-dir") {
-      o.counts_dir = value;
-    } else {
-      usage(("unknown option " + arg).c_str());
-    }
-  }
-  if (o.matrices.empty()) usage("no matrix given");
-  if (o.repeats < 1 || o.iterations < 1) usage("--repeats and --iterations must be at least 1");
-  for (const auto& c : o.competitors)
-    if (!mpix_timing::is_registered(c))
-      usage(("unknown algorithm " + c + "; registered: " + mpix_timing::registered_names()).c_str());
+  const std::vector<std::string> registered = o.competitors;
+  std::string loop = "application";
+  CLI::App app("Times the SpMV halo Alltoallv of Matrix Market matrices, every competitor interleaved.",
+               "bench_spmv_halo");
+  app.add_option("matrices", o.matrices, "Matrix Market files")->required()->check(CLI::ExistingFile);
+  app.add_option("--algorithms", o.competitors, "registered algorithms, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember(registered));
+  app.add_option("--repeats", o.repeats, "interleaved rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("--iterations", o.iterations, "iterations per round")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
+  app.add_option("--csv", o.csv, "where rank 0 writes the samples");
+  app.add_option("--memory", o.memory, "heap (std::vector) or mpix (MPIX_Alloc_mem)")
+      ->check(CLI::IsMember({"heap", "mpix"}))
+      ->capture_default_str();
+  app.add_option("--loop", loop, "application, exchange or barrier")
+      ->check(CLI::IsMember({"application", "exchange", "barrier"}))
+      ->capture_default_str();
+  app.add_option("--counts-dir", o.counts_dir, "where rank 0 writes each matrix's send counts");
+  parse_or_exit(app, argc, argv);
+  o.loop = parse_loop(loop);
   return o;
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collectives/registry.hpp"
+#include "tools/command_line.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "node/node_channel.hpp"
 #include "src/config.hpp"
@@ -85,14 +86,6 @@ void print_tuning(const mpix::Config& config) {
   }
 }
 
-const char* const usage =
-    "usage: mpix_info [--help | --version | --parsable]\n"
-    "  Shows this mpix-rma build: version, MPI library, node hardware, the node layout of\n"
-    "  MPI_COMM_WORLD (run it under mpiexec to see several ranks), every MPIX_* variable with\n"
-    "  its value and whether it was set, the Alltoallv algorithms and the selector's parameters.\n"
-    "  --version   the library's version and the MPI it was built with\n"
-    "  --parsable  the same facts as key=value lines, for scripts\n";
-
 void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const std::string& mpi) {
   const mpix::Config& config = library.config();
   std::printf("version=%s\nmpi_library=%s\n", MPIX_RMA_VERSION_STRING, mpi.c_str());
@@ -119,26 +112,23 @@ void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const 
 
 int main(int argc, char** argv) {
   enum class Mode { human, parsable } mode = Mode::human;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::printf("%s", usage);
-      return 0;
-    }
-    if (arg == "--version") {
-      char version[MPIX_MAX_LIBRARY_VERSION_STRING];
-      int len = 0;
-      MPIX_Get_library_version(version, &len);
-      std::printf("%s\n", version);
-      return 0;
-    }
-    if (arg == "--parsable") {
-      mode = Mode::parsable;
-      continue;
-    }
-    std::fprintf(stderr, "mpix_info: unknown option '%s'\n%s", arg.c_str(), usage);
-    return 2;
+  bool version_only = false, parsable = false;
+  CLI::App app(
+      "Shows this mpix-rma build: version, MPI library, node hardware, the node layout of MPI_COMM_WORLD (run it "
+      "under mpiexec to see several ranks), every MPIX_* variable with its value and whether it was set, the "
+      "Alltoallv algorithms with their capabilities and the selector's parameters.",
+      "mpix_info");
+  app.add_flag("--version", version_only, "the library's version and the MPI it was built with");
+  app.add_flag("--parsable", parsable, "the same facts as key=value lines, for scripts");
+  mpix_timing::parse_or_exit(app, argc, argv);  // before MPI_Init: --help and --version need no MPI
+  if (version_only) {
+    char version[MPIX_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPIX_Get_library_version(version, &len);
+    std::printf("%s\n", version);
+    return 0;
   }
+  if (parsable) mode = Mode::parsable;
   MPI_Init(&argc, &argv);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

@@ -45,6 +45,7 @@
 #include "src/library.hpp"
 #include "tools/algorithm_list.hpp"
 #include "tools/alltoallv_timing.hpp"
+#include "tools/command_line.hpp"
 
 namespace {
 
@@ -61,71 +62,32 @@ struct Options {
   int messages = 0;                // with --merge: messages per rank (0: calibration ranks - 1)
 };
 
-const char* const usage_text =
-    "usage: mpiexec -n P mpix_tune [--output FILE] [--sizes B,B,...] [--repeats R] [--source TEXT]\n"
-    "                             [--loop application|exchange|barrier] [--help]\n"
-    "       mpix_tune --merge FILE,FILE,... [--messages M] [--output FILE] [--source TEXT]\n"
-    "  Measures the selector's parameters on the ranks it runs on (one node, or several with\n"
-    "  MPIX_NODE_SIZE=1) and writes them as a tuning file for MPIX_TUNING_FILE; or merges\n"
-    "  several launches' files (M: messages per rank in their setting, default ranks - 1).\n";
-
-// Every rank parses the same command line, so every rank ends here alike:
-// the job finishes normally (no MPI_Abort), rank 0 says why.
-[[noreturn]] void finish(int code, const std::string& why) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
-    if (code == 0)
-      std::printf("%s", usage_text);
-    else
-      std::fprintf(stderr, "mpix_tune: %s\n%s", why.c_str(), usage_text);
-  }
-  MPI_Finalize();
-  std::exit(code);
-}
-[[noreturn]] void usage(const std::string& why) { finish(2, why); }
-
-long parse_number(const std::string& option, const std::string& value) {
-  char* end = nullptr;
-  const long n = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0') usage(option + " expects integers, got '" + value + "'");
-  return n;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") finish(0, "");
-    if (i + 1 >= argc) usage("missing value after " + arg);
-    const std::string value = argv[++i];
-    if (arg == "--output") {
-      o.output = value;
-    } else if (arg == "--sizes") {
-      o.sizes.clear();
-      for (const std::string& size : split_list(value)) o.sizes.push_back(parse_number("--sizes", size));
-    } else if (arg == "--source") {
-      o.source = value;
-    } else if (arg == "--loop") {
-      try {
-        o.loop = parse_loop(value);
-      } catch (const std::invalid_argument& e) {
-        usage(e.what());
-      }
-    } else if (arg == "--merge") {
-      o.merge = split_list(value);
-    } else if (arg == "--messages") {
-      o.messages = static_cast<int>(parse_number("--messages", value));
-    } else if (arg == "--repeats") {
-      o.repeats = static_cast<int>(parse_number("--repeats", value));
-    } else {
-      usage("unknown option " + arg);
-    }
-  }
-  if (o.repeats < 1) usage("--repeats must be at least 1");
-  if (o.messages < 0) usage("--messages must be at least 1");
-  for (std::size_t i = 0; i < o.sizes.size(); ++i)
-    if (o.sizes[i] < 1 || (i > 0 && o.sizes[i] <= o.sizes[i - 1])) usage("--sizes must be increasing and >= 1");
+  std::string loop = "application";
+  CLI::App app(
+      "Measures the selector's parameters on the ranks it runs on (one node, or several with MPIX_NODE_SIZE=1) "
+      "and writes them as a tuning file for MPIX_TUNING_FILE; with --merge, merges several launches' files.",
+      "mpix_tune");
+  app.add_option("--output", o.output, "the tuning file to write")->capture_default_str();
+  app.add_option("--sizes", o.sizes, "bytes per peer, increasing, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(1L, 1L << 40));
+  app.add_option("--repeats", o.repeats, "interleaved rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
+  app.add_option("--source", o.source, "where the parameters come from, recorded in the file");
+  app.add_option("--loop", loop, "the loop timed: application, exchange or barrier")
+      ->check(CLI::IsMember({"application", "exchange", "barrier"}))
+      ->capture_default_str();
+  app.add_option("--merge", o.merge, "launches' tuning files to merge instead of measuring, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::ExistingFile);
+  app.add_option("--messages", o.messages, "with --merge: messages per rank in their setting (0: ranks - 1)")
+      ->check(CLI::Range(0, 1 << 30))
+      ->capture_default_str();
+  parse_or_exit(app, argc, argv);
+  o.loop = parse_loop(loop);
+  for (std::size_t i = 1; i < o.sizes.size(); ++i)
+    if (o.sizes[i] <= o.sizes[i - 1]) exit_with_error("mpix_tune", "--sizes must be increasing");
   return o;
 }
 
@@ -318,12 +280,12 @@ int main(int argc, char** argv) {
   {
     const mpix::Comm topology(MPI_COMM_WORLD, mpix::Library::get().config());
     const Layout layout = layout_of(topology);
-    if (layout.size < 2) usage("needs at least 2 ranks");
+    if (layout.size < 2) exit_with_error("mpix_tune", "needs at least 2 ranks");
     // An output it cannot write is found before the measuring, not after.
     int writable = 1;
     if (layout.rank == 0) writable = static_cast<bool>(std::ofstream(options.output, std::ios::app));
     MPI_Bcast(&writable, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!writable) usage("cannot write --output " + options.output);
+    if (!writable) exit_with_error("mpix_tune", "cannot write --output " + options.output);
     const auto progress = [&](const char* what) {
       if (layout.rank == 0) {
         std::printf("mpix_tune: measuring %s\n", what);
