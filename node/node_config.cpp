@@ -7,10 +7,7 @@ namespace mpix {
 namespace {
 
 PtracePeers parse_ptrace_peers(std::string_view value) {
-  if (value == "widen") return PtracePeers::widen;
-  if (value == "use") return PtracePeers::use;
-  if (value == "off") return PtracePeers::off;
-  throw std::invalid_argument("not one of widen|use|off");
+  return parse_choice<PtracePeers>(value, {{"widen", PtracePeers::widen}, {"use", PtracePeers::use}, {"off", PtracePeers::off}});
 }
 
 }  // namespace

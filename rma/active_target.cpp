@@ -9,22 +9,22 @@ constexpr int tag_done = 2;
 
 }  // namespace
 
-void ActiveTarget::fence(int assert) {
+void ActiveTarget::fence_local(int assert) {
   activate();
   epoch_.fence((assert & MPI_MODE_NOSUCCEED) == 0);
   if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_), "MPI_Win_flush_all");
   ledger_.mark_all_completed(-1);
   std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void ActiveTarget::fence(int assert) {
+  fence_local(assert);
   mpi_check(MPI_Barrier(comm_), "MPI_Barrier");
   after_remote_writes();
 }
 
 void ActiveTarget::ifence_begin(int assert) {
-  activate();
-  epoch_.fence((assert & MPI_MODE_NOSUCCEED) == 0);
-  if ((assert & MPI_MODE_NOPRECEDE) == 0) mpi_check(MPI_Win_flush_all(active_), "MPI_Win_flush_all");
-  ledger_.mark_all_completed(-1);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  fence_local(assert);
   std::lock_guard<std::mutex> lock(activation_mutex_);
   mpi_check(MPI_Ibarrier(comm_, &fence_barrier_), "MPI_Ibarrier");
   activating_.store(true, std::memory_order_release);

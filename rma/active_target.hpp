@@ -60,6 +60,8 @@ class ActiveTarget {
 
  private:
   void activate_pending();
+  // A fence's local part: this rank's operations complete at their targets.
+  void fence_local(int assert);
   void finish_complete_locked();
 
   MPI_Comm comm_;

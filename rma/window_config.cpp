@@ -7,11 +7,8 @@ namespace mpix {
 namespace {
 
 NodePath parse_node_path(std::string_view value) {
-  if (value == "auto") return NodePath::automatic;
-  if (value == "shm") return NodePath::shm;
-  if (value == "cma") return NodePath::cma;
-  if (value == "mpi") return NodePath::mpi;
-  throw std::invalid_argument("not one of auto|shm|cma|mpi");
+  return parse_choice<NodePath>(value, {{"auto", NodePath::automatic}, {"shm", NodePath::shm}, {"cma", NodePath::cma},
+                              {"mpi", NodePath::mpi}});
 }
 
 }  // namespace

@@ -38,10 +38,8 @@ bool parse_on_off(std::string_view value) {
 namespace {
 
 FallbackPolicy parse_fallback(std::string_view value) {
-  if (value == "error") return FallbackPolicy::error;
-  if (value == "warn") return FallbackPolicy::warn;
-  if (value == "silent") return FallbackPolicy::silent;
-  throw std::invalid_argument("not one of error|warn|silent");
+  return parse_choice<FallbackPolicy>(value, {{"error", FallbackPolicy::error}, {"warn", FallbackPolicy::warn},
+                              {"silent", FallbackPolicy::silent}});
 }
 
 std::vector<std::string> parse_list(std::string_view value) {

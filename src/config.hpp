@@ -6,11 +6,13 @@
 #pragma once
 
 #include <any>
+#include <initializer_list>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <typeindex>
+#include <utility>
 #include <vector>
 
 namespace mpix {
@@ -55,6 +57,16 @@ struct Config {
 int parse_int(std::string_view value, long min, long max);
 double parse_double(std::string_view value, double min, double max);
 bool parse_on_off(std::string_view value);
+// One of the named values of an enumeration, e.g. {{"on", Mode::on}, ...}.
+template <class Enum>
+Enum parse_choice(std::string_view value, std::initializer_list<std::pair<std::string_view, Enum>> choices) {
+  std::string accepted;
+  for (const auto& [name, choice] : choices) {
+    if (value == name) return choice;
+    accepted += (accepted.empty() ? "" : "|") + std::string(name);
+  }
+  throw std::invalid_argument("not one of " + accepted);
+}
 
 // Parsing failures name the variable, the value and what is accepted.
 class ConfigError : public std::runtime_error {
