@@ -139,7 +139,7 @@ TEST_P(FallbackPolicies, UnknownAlgorithmFollowsTheFallbackPolicy) {
     const std::string message = error_message(rc);
     EXPECT_EQ(error_class(rc), MPIX_ERR_ALGORITHM) << message;
     EXPECT_NE(message.find("unknown Alltoallv algorithm 'no_such_algorithm'"), std::string::npos) << message;
-    EXPECT_NE(message.find("registered: auto, native"), std::string::npos) << message;
+    EXPECT_NE(message.find("registered: " + mpix::alltoallv_algorithm_names()), std::string::npos) << message;
     EXPECT_EQ(request_, nullptr);
     return;
   }
