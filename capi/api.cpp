@@ -64,7 +64,7 @@ std::vector<mpix::NamedValue> settings_every_rank_shares(Library& library) {
     if (s.spec->scope == mpix::Scope::every_rank_alike) shared.push_back({s.spec->name, s.value});
   std::string tuning;
   try {
-    tuning = "parameters " + std::to_string(mpix::tuning_parameters_fingerprint());
+    tuning = "parameters " + std::to_string(mpix::tuning_parameters_fingerprint(library.config()));
   } catch (const Error& e) {
     tuning = e.what();
   }

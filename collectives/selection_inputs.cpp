@@ -99,7 +99,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
     values[expected] = parse_count_hint(info_key_expected_iterations, args.expected_iterations_hint, 1,
                                         config.expected_iterations);
     values[settle] = parse_count_hint(info_key_auto_settle, args.auto_settle_hint, 0, config.auto_settle);
-    const std::int64_t mine = static_cast<std::int64_t>(tuning_parameters_fingerprint() >> 1);
+    const std::int64_t mine = static_cast<std::int64_t>(tuning_parameters_fingerprint(config) >> 1);
     values[fingerprint] = mine;
     values[minus_fingerprint] = -mine;
     const LocalPattern p = local_pattern(args);

@@ -2,7 +2,9 @@
 
 #include <mpix/mpix.h>
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -15,38 +17,56 @@ namespace mpix {
 
 namespace {
 
-// The parameters of this process: a library service, freed with the
-// library at MPI_Finalize.
-class TuningStore final : public Resource {
- public:
-  explicit TuningStore(Library& library) {
-    const Config& config = library.config();
-    try {
-      parameters = builtin_tuning();
-      std::vector<std::string> registered;
-      for (const AlltoallvAlgorithm* row : alltoallv_algorithms())
-        if (std::string(row->name) != default_alltoallv_algorithm) registered.emplace_back(row->name);
-      if (!config.tuning_file.empty()) parameters = read_tuning_file(config.tuning_file, parameters, &registered);
-      fingerprint = tuning_fingerprint(parameters);
-    } catch (const TuningFileError& e) {
-      error.emplace(error_class(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());
-    }
-  }
+// One tuning file's parameters, or why they cannot be used.
+struct LoadedTuning {
   TuningParameters parameters;
   std::uint64_t fingerprint = 0;
   std::optional<Error> error;
 };
 
-const TuningStore& tuning_store() {
-  const TuningStore& store = Library::get().service<TuningStore>();
-  if (store.error) throw *store.error;
-  return store;
+LoadedTuning load(const std::string& tuning_file) {
+  LoadedTuning loaded;
+  try {
+    loaded.parameters = builtin_tuning();
+    std::vector<std::string> registered;
+    for (const AlltoallvAlgorithm* row : alltoallv_algorithms())
+      if (!row->has(capability::selects)) registered.emplace_back(row->name);
+    if (!tuning_file.empty()) loaded.parameters = read_tuning_file(tuning_file, loaded.parameters, &registered);
+    loaded.fingerprint = tuning_fingerprint(loaded.parameters);
+  } catch (const TuningFileError& e) {
+    loaded.error.emplace(error_class(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());
+  }
+  return loaded;
+}
+
+// The parameters of every tuning file this process used: a library
+// service, freed with the library at MPI_Finalize. Entries never move
+// (std::map), so references stay valid.
+class TuningStore final : public Resource {
+ public:
+  explicit TuningStore(Library&) {}
+  const LoadedTuning& of(const std::string& tuning_file) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = loaded_.find(tuning_file);
+    if (found == loaded_.end()) found = loaded_.emplace(tuning_file, load(tuning_file)).first;
+    return found->second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, LoadedTuning> loaded_;
+};
+
+const LoadedTuning& tuning_of(const Config& config) {
+  const LoadedTuning& loaded = Library::get().service<TuningStore>().of(config.tuning_file);
+  if (loaded.error) throw *loaded.error;
+  return loaded;
 }
 
 }  // namespace
 
-const TuningParameters& tuning_parameters() { return tuning_store().parameters; }
+const TuningParameters& tuning_parameters(const Config& config) { return tuning_of(config).parameters; }
 
-std::uint64_t tuning_parameters_fingerprint() { return tuning_store().fingerprint; }
+std::uint64_t tuning_parameters_fingerprint(const Config& config) { return tuning_of(config).fingerprint; }
 
 }  // namespace mpix

@@ -204,8 +204,9 @@ TEST_F(AutoTest, AMalformedTuningFileFailsOnEveryRankNamingFileLineAndKey) {
 
 TEST_F(AutoTest, AFileWrittenByMpixTuneIsLoaded) {
   if (!env_is("MPIX_TUNING_FILE", "mpix_tune_output.json")) GTEST_SKIP() << "needs mpix_tune's output";
-  EXPECT_NE(mpix::tuning_parameters().source.find("measured by mpix_tune"), std::string::npos)
-      << mpix::tuning_parameters().source;
+  const mpix::Config& config = mpix::Library::get().config();
+  EXPECT_NE(mpix::tuning_parameters(config).source.find("measured by mpix_tune"), std::string::npos)
+      << mpix::tuning_parameters(config).source;
   const std::set<std::string> seen = init_and_run(iterations());
   EXPECT_FALSE(seen.empty());
 }

@@ -76,7 +76,7 @@ void print_tuning(const mpix::Config& config) {
   std::printf("\nSelector (auto) parameters: %s\n",
               config.tuning_file.empty() ? "built-in" : ("MPIX_TUNING_FILE " + config.tuning_file).c_str());
   try {
-    const mpix::TuningParameters& t = mpix::tuning_parameters();
+    const mpix::TuningParameters& t = mpix::tuning_parameters(config);
     std::printf("  %s\n  calibrated at %d ranks, timed as the %s loop; algorithms with parameters:", t.source.c_str(),
                 t.calibration_ranks, t.loop.c_str());
     for (const auto& [name, parameters] : t.algorithms) std::printf(" %s", name.c_str());
@@ -102,7 +102,7 @@ void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const 
   });
   std::printf("tuning.file=%s\n", config.tuning_file.empty() ? "built-in" : config.tuning_file.c_str());
   try {
-    std::printf("tuning.source=%s\n", mpix::tuning_parameters().source.c_str());
+    std::printf("tuning.source=%s\n", mpix::tuning_parameters(config).source.c_str());
   } catch (const mpix::Error& e) {
     std::printf("tuning.unusable=%s\n", e.what());
   }

@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
       }
     };
-    mpix::TuningParameters parameters = mpix::tuning_parameters();
+    mpix::TuningParameters parameters = mpix::tuning_parameters(mpix::Library::get().config());
     MPIX_Comm* comm = nullptr;
     MPIX_Comm_init(&comm, MPI_COMM_WORLD);
     const std::vector<std::string> names = registered_algorithms();

@@ -81,7 +81,7 @@ class AutoAlltoallv final : public PersistentOperation {
     const Config& config = args_.comm->config();
     inputs_ = agree_selection_inputs(args_, config, rows_);
     try {
-      selection_ = select_algorithm(inputs_, tuning_parameters());
+      selection_ = select_algorithm(inputs_, tuning_parameters(config));
     } catch (const std::invalid_argument& e) {
       throw Error(error_class(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
     }
@@ -91,7 +91,7 @@ class AutoAlltoallv final : public PersistentOperation {
     for (std::size_t i = 0; i < rows_.size(); ++i)
       if (rows_[i]->has(capability::mpi_baseline) && selection_.predictions[i].eligible) baseline_ = static_cast<int>(i);
     if (verbose_) {
-      const TuningParameters& tuning = tuning_parameters();
+      const TuningParameters& tuning = tuning_parameters(config);
       std::fprintf(stderr,
                    "mpix-rma: auto selection (parameters timed as the %s loop, receive buffers in %s memory "
                    "priced by its own curves; %s)\n%s\n",
