@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "tests/win_fixture.hpp"
+#include "tests/rma/win_fixture.hpp"
 
 using namespace mpix_test;
 

@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "src/library.hpp"
-#include "tests/alltoallv_case.hpp"
-#include "tests/forced_algorithm.hpp"
+#include "tests/alltoallv/alltoallv_case.hpp"
+#include "tests/alltoallv/forced_algorithm.hpp"
 
 using namespace mpix_test;
 

@@ -1,8 +1,8 @@
 // Bad Alltoallv arguments on one rank give the same MPI error on every rank,
 // with a message naming the argument and the rank; no rank hangs.
 #include "src/library.hpp"
-#include "tests/forced_algorithm.hpp"
-#include "tests/request_fixture.hpp"
+#include "tests/alltoallv/forced_algorithm.hpp"
+#include "tests/alltoallv/request_fixture.hpp"
 
 using namespace mpix_test;
 

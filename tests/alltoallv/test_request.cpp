@@ -1,6 +1,6 @@
 // The persistent request life cycle and MPI's state rules.
-#include "tests/forced_algorithm.hpp"
-#include "tests/request_fixture.hpp"
+#include "tests/alltoallv/forced_algorithm.hpp"
+#include "tests/alltoallv/request_fixture.hpp"
 
 using namespace mpix_test;
 

@@ -3,7 +3,7 @@
 #include <atomic>
 #include <thread>
 
-#include "tests/win_fixture.hpp"
+#include "tests/rma/win_fixture.hpp"
 
 using namespace mpix_test;
 

@@ -17,7 +17,7 @@
 #include "capi/handles.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "src/library.hpp"
-#include "tests/forced_algorithm.hpp"
+#include "tests/alltoallv/forced_algorithm.hpp"
 
 using namespace mpix_test;
 

@@ -1,6 +1,6 @@
 /* Fault injection: what users do to a library that promises that nothing
  * hangs. A plain C program against the public API, run by CTest under a
- * time limit (tests/fault_injection.cmake registers every case):
+ * time limit (tests/CMakeLists.txt registers every case):
  *
  *   fault_injection exit ALGORITHM      rank 1 calls exit(1) mid-loop
  *   fault_injection abort ALGORITHM     rank 1 calls MPI_Abort between Start and Wait

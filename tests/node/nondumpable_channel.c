@@ -1,7 +1,7 @@
 /* The node channel where ranks refuse each other ptrace access: every rank
  * makes itself non-dumpable before MPI_Init (as hardened daemons and some
  * container runtimes do), and the test is launched as an unprivileged user
- * (tests/run_unprivileged.sh), so the kernel refuses CMA and pidfd_getfd
+ * (tests/node/run_unprivileged.sh), so the kernel refuses CMA and pidfd_getfd
  * between them. The program first proves the refusal (a CMA read of a peer
  * fails with EPERM), then checks that auto still runs the node channel and
  * that every iteration delivers MPI_Alltoallv's data. With an argument, it

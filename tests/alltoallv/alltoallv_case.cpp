@@ -1,4 +1,4 @@
-#include "tests/alltoallv_case.hpp"
+#include "tests/alltoallv/alltoallv_case.hpp"
 
 #include <random>
 

@@ -8,7 +8,7 @@
 
 #include "rma/window_config.hpp"
 #include "src/library.hpp"
-#include "tests/win_fixture.hpp"
+#include "tests/rma/win_fixture.hpp"
 
 using namespace mpix_test;
 

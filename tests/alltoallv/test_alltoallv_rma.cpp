@@ -12,8 +12,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "tests/alltoallv_case.hpp"
-#include "tests/forced_algorithm.hpp"
+#include "tests/alltoallv/alltoallv_case.hpp"
+#include "tests/alltoallv/forced_algorithm.hpp"
 
 using namespace mpix_test;
 
