@@ -307,13 +307,13 @@ int alltoallv_rma_lock_init(const void* sendbuf, const int sendcounts[], const i
 }
 
 int MPIX_Start(MPIX_Request* request) {
-  return guarded(__func__, comm_of(request), [&] {
+  return guarded(__func__, [request] { return comm_of(request); }, [&] {
     request_of(request).start();
   });
 }
 
 int MPIX_Start_with_buffers(MPIX_Request* request, const void* sendbuf, void* recvbuf) {
-  return guarded(__func__, comm_of(request), [&] {
+  return guarded(__func__, [request] { return comm_of(request); }, [&] {
     request_of(request).start_with(sendbuf, recvbuf);
   });
 }
@@ -335,7 +335,7 @@ int MPIX_Startall(int count, MPIX_Request* requests[]) {
 }
 
 int MPIX_Test(MPIX_Request* request, int* flag, MPI_Status* status) {
-  return guarded(__func__, comm_of(request), [&] {
+  return guarded(__func__, [request] { return comm_of(request); }, [&] {
     require(flag != nullptr, MPI_ERR_ARG, "flag is NULL");
     *flag = request == nullptr || request_of(request).test();
     if (*flag) fill_empty_status(status);
@@ -343,7 +343,7 @@ int MPIX_Test(MPIX_Request* request, int* flag, MPI_Status* status) {
 }
 
 int MPIX_Wait(MPIX_Request* request, MPI_Status* status) {
-  return guarded(__func__, comm_of(request), [&] {
+  return guarded(__func__, [request] { return comm_of(request); }, [&] {
     if (request != nullptr) request_of(request).wait();
     fill_empty_status(status);
   });

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "src/error.hpp"
 #include "src/library.hpp"
@@ -69,18 +70,27 @@ Handle& live(Handle* h, int code, const char* argument, const char* type) {
 }
 
 
-// Runs body; an exception becomes the error code raised on comm.
-template <class Body>
-int guarded(const char* function, MPI_Comm comm, Body&& body) {
+// Runs body; an exception becomes the error code raised on comm. comm is
+// an MPI_Comm, or a callable that finds it: calls on a handle pass one, so
+// that finding the handle's communicator (a second check of the handle)
+// costs nothing unless the call fails.
+template <class CommOrFinder, class Body>
+int guarded(const char* function, CommOrFinder&& comm, Body&& body) {
+  const auto raise_on_comm = [&](int code, const char* what) {
+    if constexpr (std::is_invocable_r_v<MPI_Comm, CommOrFinder>)
+      return raise(comm(), function, code, what);
+    else
+      return raise(comm, function, code, what);
+  };
   try {
     body();
     return MPI_SUCCESS;
   } catch (const Error& e) {
-    return raise(comm, function, e.code(), e.what());
+    return raise_on_comm(e.code(), e.what());
   } catch (const std::bad_alloc&) {
-    return raise(comm, function, MPI_ERR_NO_MEM, "out of memory");
+    return raise_on_comm(MPI_ERR_NO_MEM, "out of memory");
   } catch (const std::exception& e) {
-    return raise(comm, function, MPI_ERR_INTERN, e.what());
+    return raise_on_comm(MPI_ERR_INTERN, e.what());
   }
 }
 

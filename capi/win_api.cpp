@@ -50,12 +50,12 @@ Transfer transfer(const void* origin, int origin_count, MPI_Datatype origin_type
 
 template <class Call>
 int win_call(const char* function, MPIX_Win* win, Call&& call) {
-  return guarded(function, comm_of(win), [&] { call(handle_of(win)); });
+  return guarded(function, [win] { return comm_of(win); }, [&] { call(handle_of(win)); });
 }
 
 template <class Call>
 int request_call(const char* function, MPIX_Win* win, MPIX_Request** request, Call&& call) {
-  return guarded(function, comm_of(win), [&] {
+  return guarded(function, [win] { return comm_of(win); }, [&] {
     require(request != nullptr, MPI_ERR_ARG, "request is NULL");
     std::unique_ptr<mpix::Request> r = call(handle_of(win));
     *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(r)));

@@ -45,10 +45,20 @@ class Library {
   // foreign, not another kind of handle now living at a freed one's
   // address), in O(1) and without a process-wide lock: every call on a
   // handle checks. handle is dereferenced only once it is known live.
+  // A thread remembers the last handle of each type it found live: while no
+  // Resource has been removed since, the same handle is still that live
+  // object, and the check is two compares and one shared load.
   template <class T>
   bool owns(const T* handle) const {
+    thread_local const T* last_live = nullptr;
+    thread_local std::uint64_t last_removals = 0;
+    const std::uint64_t removals = ResourceRegistry::removals();
+    if (handle != nullptr && handle == last_live && removals == last_removals) return true;
     const Resource* found = resources_.find(static_cast<const void*>(handle));
-    return found != nullptr && dynamic_cast<const T*>(found) == handle;
+    if (found == nullptr || dynamic_cast<const T*>(found) != handle) return false;
+    last_live = handle;
+    last_removals = removals;
+    return true;
   }
   // Destroys handle; false if it is not a live T of this library.
   template <class T>

@@ -23,6 +23,9 @@ std::unique_ptr<Resource> ResourceRegistry::remove(const void* address) {
   std::lock_guard<std::mutex> lock(s.mutex);
   const auto it = s.members.find(address);
   if (it == s.members.end()) return nullptr;
+  // Counted before the object can die: a check that saw the old count
+  // looks the handle up again.
+  removals_.fetch_add(1, std::memory_order_acq_rel);
   std::unique_ptr<Resource> removed = std::move(it->second);
   s.members.erase(it);
   return removed;
@@ -37,6 +40,7 @@ const Resource* ResourceRegistry::find(const void* address) const {
 
 std::vector<std::unique_ptr<Resource>> ResourceRegistry::take_all() {
   std::vector<std::unique_ptr<Resource>> all;
+  removals_.fetch_add(1, std::memory_order_acq_rel);
   for (Stripe& s : stripes_) {
     std::lock_guard<std::mutex> lock(s.mutex);
     for (auto& member : s.members) all.push_back(std::move(member.second));

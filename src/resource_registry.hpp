@@ -8,9 +8,13 @@
 // set is split into independently locked stripes by address: a check costs
 // one hash lookup under the lock of its stripe, whatever the number of live
 // handles, and two threads contend only when their handles share a stripe.
+// The removal count lets a caller skip even that: a handle found live stays
+// live until something is removed (see Library::owns).
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -30,6 +34,10 @@ class ResourceRegistry {
   const Resource* find(const void* address) const;
   // Everything registered, newest first; the registry is left empty.
   std::vector<std::unique_ptr<Resource>> take_all();
+  // How many removals (remove, take_all) any registry of this process has
+  // started: a Resource found live while this was n is still live while it
+  // is n. Read-mostly, so checking it shares a cache line, never a lock.
+  static std::uint64_t removals() { return removals_.load(std::memory_order_acquire); }
 
  private:
   static constexpr std::size_t stripe_count = 64;
@@ -40,6 +48,7 @@ class ResourceRegistry {
   Stripe& stripe_of(const void* address) const;
 
   mutable std::array<Stripe, stripe_count> stripes_;
+  static inline std::atomic<std::uint64_t> removals_{0};
 };
 
 }  // namespace mpix
