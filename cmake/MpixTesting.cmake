@@ -40,6 +40,102 @@ function(mpix_registered_algorithms out)
   set(${out} ${chosen} PARENT_SCOPE)
 endfunction()
 
+# mpix_mpi_launch(<out> <ranks> [ENV_PER_RANK "VAR=value;..." ...] COMMAND <program> [args...])
+# The launcher command line that runs <program> on <ranks> ranks of the MPI
+# the project is built with. With ENV_PER_RANK (one list per rank, ";"
+# inside an element written as ",", "-" for none), an MPMD launch gives each
+# rank its own variables: rank r runs <program> with the r-th list set.
+function(mpix_mpi_launch out ranks)
+  cmake_parse_arguments(L "" "" "ENV_PER_RANK;COMMAND" ${ARGN})
+  if(NOT L_ENV_PER_RANK)
+    set(${out} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${MPIEXEC_PREFLAGS} ${L_COMMAND} PARENT_SCOPE)
+    return()
+  endif()
+  set(command ${MPIEXEC_EXECUTABLE} ${MPIEXEC_PREFLAGS})
+  set(first TRUE)
+  foreach(per_rank IN LISTS L_ENV_PER_RANK)
+    if(NOT first)
+      list(APPEND command :)
+    endif()
+    set(first FALSE)
+    list(APPEND command ${MPIEXEC_NUMPROC_FLAG} 1)
+    string(REPLACE "," ";" variables "${per_rank}")
+    foreach(variable IN LISTS variables)
+      if(variable MATCHES "^([A-Z_0-9]+)=(.*)$")
+        list(APPEND command -env ${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+      endif()
+    endforeach()
+    list(APPEND command ${L_COMMAND})
+  endforeach()
+  set(${out} ${command} PARENT_SCOPE)
+endfunction()
+
+# mpix_add_test(<name> ...): the one way a test is registered. It owns the
+# MPI launch, the rank counts, the time limit and the environment (the
+# sanitizer settings above plus ENVIRONMENT).
+#   RANKS n...            one test per count, named <name>.<n>ranks
+#   PROCS n               one test named <name>, on n ranks
+#   (neither)             a test that is not an MPI job: COMMAND runs as is
+#   TARGET t | COMMAND c  what runs (TARGET: the built program t)
+#   ARGS ...              its arguments
+#   WRAPPER ...           a command the launch runs under (it takes the
+#                         launcher's command line as its last arguments)
+#   ENV_PER_RANK ...      an MPMD launch, see mpix_mpi_launch
+#   ENVIRONMENT ...       variables for every rank
+#   NO_LEAK_CHECK         the job may end without MPI_Finalize: no leak check
+#   TIMEOUT s             300 unless given
+#   PASS re / FAIL re     the output must / must not match
+#   FIXTURES_SETUP f / FIXTURES_REQUIRED f
+function(mpix_add_test name)
+  cmake_parse_arguments(T "NO_LEAK_CHECK" "PROCS;TARGET;TIMEOUT;PASS;FAIL;FIXTURES_SETUP;FIXTURES_REQUIRED"
+                        "RANKS;COMMAND;ARGS;WRAPPER;ENV_PER_RANK;ENVIRONMENT" ${ARGN})
+  if(T_TARGET)
+    set(program $<TARGET_FILE:${T_TARGET}>)
+  else()
+    set(program ${T_COMMAND})
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set(environment "${MPIX_TEST_ENV}")
+  if(T_NO_LEAK_CHECK)
+    set(environment "${MPIX_TEST_ENV_NO_LEAK_CHECK}")
+  endif()
+  list(APPEND environment ${T_ENVIRONMENT})
+  if(T_PROCS)
+    set(runs "${T_PROCS}")
+  elseif(T_RANKS)
+    set(runs "${T_RANKS}")
+  else()
+    set(runs "0")
+  endif()
+  foreach(n IN LISTS runs)
+    set(test ${name})
+    if(T_RANKS)
+      set(test ${name}.${n}ranks)
+    endif()
+    if(n EQUAL 0)
+      set(command ${program} ${T_ARGS})
+    else()
+      mpix_mpi_launch(command ${n} ENV_PER_RANK ${T_ENV_PER_RANK} COMMAND ${program} ${T_ARGS})
+    endif()
+    add_test(NAME ${test} COMMAND ${T_WRAPPER} ${command})
+    set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${environment}")
+    if(n GREATER 0)
+      set_tests_properties(${test} PROPERTIES PROCESSORS ${n})
+    endif()
+    foreach(property PASS:PASS_REGULAR_EXPRESSION FAIL:FAIL_REGULAR_EXPRESSION FIXTURES_SETUP:FIXTURES_SETUP
+                     FIXTURES_REQUIRED:FIXTURES_REQUIRED)
+      string(REPLACE ":" ";" pair ${property})
+      list(GET pair 0 key)
+      list(GET pair 1 ctest_property)
+      if(DEFINED T_${key})
+        set_tests_properties(${test} PROPERTIES ${ctest_property} "${T_${key}}")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
 # mpix_add_mpi_test(<name> SOURCES ... [RANKS 2 3 4])
 # Builds one GoogleTest binary with the MPI-aware main and registers it with
 # CTest once per rank count, as <name>.<n>ranks.
@@ -50,21 +146,5 @@ function(mpix_add_mpi_test name)
   endif()
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE mpix_test_main)
-  mpix_register_mpi_test(${name} ${name} RANKS ${T_RANKS})
-endfunction()
-
-# mpix_register_mpi_test(<test-name> <target> [RANKS ...] [ENVIRONMENT ...])
-function(mpix_register_mpi_test test target)
-  cmake_parse_arguments(T "" "" "RANKS;ENVIRONMENT;ARGS" ${ARGN})
-  if(NOT T_RANKS)
-    set(T_RANKS 2 3 4)
-  endif()
-  foreach(n IN LISTS T_RANKS)
-    add_test(NAME ${test}.${n}ranks
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${n} $<TARGET_FILE:${target}> ${T_ARGS})
-    set_tests_properties(${test}.${n}ranks PROPERTIES
-      TIMEOUT 300
-      PROCESSORS ${n}
-      ENVIRONMENT "${MPIX_TEST_ENV};${T_ENVIRONMENT}")
-  endforeach()
+  mpix_add_test(${name} TARGET ${name} RANKS ${T_RANKS})
 endfunction()
