@@ -1,4 +1,5 @@
 #include "collectives/selection_inputs.hpp"
+#include "collectives/alltoallv_config.hpp"
 
 #include <mpix/mpix.h>
 
@@ -33,7 +34,7 @@ long parse_count_hint(const char* key, const std::optional<std::string>& hint, l
 }
 
 void check_excluded_names(const Config& config, const std::vector<const AlltoallvAlgorithm*>& candidates) {
-  for (const std::string& name : config.alltoallv_exclude) {
+  for (const std::string& name : config.section<mpix::AlltoallvConfig>().exclude) {
     const bool known = std::any_of(candidates.begin(), candidates.end(),
                                    [&](const AlltoallvAlgorithm* row) { return name == row->name; });
     if (!known) {
@@ -97,8 +98,8 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   try {
     check_excluded_names(config, candidates);
     values[expected] = parse_count_hint(info_key_expected_iterations, args.expected_iterations_hint, 1,
-                                        config.expected_iterations);
-    values[settle] = parse_count_hint(info_key_auto_settle, args.auto_settle_hint, 0, config.auto_settle);
+                                        config.section<mpix::AlltoallvConfig>().expected_iterations);
+    values[settle] = parse_count_hint(info_key_auto_settle, args.auto_settle_hint, 0, config.section<mpix::AlltoallvConfig>().auto_settle);
     const std::int64_t mine = static_cast<std::int64_t>(tuning_parameters_fingerprint(config) >> 1);
     values[fingerprint] = mine;
     values[minus_fingerprint] = -mine;
@@ -116,7 +117,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
       const AlltoallvAlgorithm& row = *candidates[i];
       values[fields + 2 * i] = refusal(row, args) ? 1 : 0;
       values[fields + 2 * i + 1] =
-          std::count(config.alltoallv_exclude.begin(), config.alltoallv_exclude.end(), row.name) > 0;
+          std::count(config.section<mpix::AlltoallvConfig>().exclude.begin(), config.section<mpix::AlltoallvConfig>().exclude.end(), row.name) > 0;
     }
   } catch (const Error& e) {
     local_error = e;

@@ -1,4 +1,5 @@
 #include "collectives/tuning_parameters.hpp"
+#include "collectives/alltoallv_config.hpp"
 
 #include <mpix/mpix.h>
 
@@ -58,7 +59,7 @@ class TuningStore final : public Resource {
 };
 
 const LoadedTuning& tuning_of(const Config& config) {
-  const LoadedTuning& loaded = Library::get().service<TuningStore>().of(config.tuning_file);
+  const LoadedTuning& loaded = Library::get().service<TuningStore>().of(config.section<mpix::AlltoallvConfig>().tuning_file);
   if (loaded.error) throw *loaded.error;
   return loaded;
 }

@@ -17,19 +17,9 @@
 
 namespace mpix {
 
-enum class FallbackPolicy { error, warn, silent };
-
 struct Config {
-  std::string alltoallv_algorithm;  // empty: the library's default
-  FallbackPolicy fallback = FallbackPolicy::warn;
   int node_size = 0;  // 0: real shared-memory nodes
   int verbose = 0;
-  std::vector<std::string> alltoallv_exclude;  // registry names the selector never chooses
-  std::string tuning_file;                      // empty: the built-in parameters
-  long expected_iterations = 1000;
-  int auto_periods = 8;      // auto's tournament: timed periods per candidate; 0: no tournament
-  double auto_within = 2.0;  // auto's tournament: candidates predicted within this factor of the best
-  int auto_settle = 100;     // auto's tournament: iterations it may take in all
 
   // A component's section: a struct of its settings with their defaults,
   // filled by its rows. Reading a section no row has set gives the defaults.

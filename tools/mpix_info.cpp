@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collectives/registry.hpp"
+#include "collectives/alltoallv_config.hpp"
 #include "tools/command_line.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "node/node_channel.hpp"
@@ -74,7 +75,7 @@ void print_algorithms() {
 // built-in measurements), or why they cannot be used.
 void print_tuning(const mpix::Config& config) {
   std::printf("\nSelector (auto) parameters: %s\n",
-              config.tuning_file.empty() ? "built-in" : ("MPIX_TUNING_FILE " + config.tuning_file).c_str());
+              config.section<mpix::AlltoallvConfig>().tuning_file.empty() ? "built-in" : ("MPIX_TUNING_FILE " + config.section<mpix::AlltoallvConfig>().tuning_file).c_str());
   try {
     const mpix::TuningParameters& t = mpix::tuning_parameters(config);
     std::printf("  %s\n  calibrated at %d ranks, timed as the %s loop; algorithms with parameters:", t.source.c_str(),
@@ -100,7 +101,7 @@ void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const 
   for_each_algorithm([](const char* name, const char*, const std::string& capabilities) {
     std::printf("algorithm=%s\nalgorithm.%s.capabilities=%s\n", name, name, capabilities.c_str());
   });
-  std::printf("tuning.file=%s\n", config.tuning_file.empty() ? "built-in" : config.tuning_file.c_str());
+  std::printf("tuning.file=%s\n", config.section<mpix::AlltoallvConfig>().tuning_file.empty() ? "built-in" : config.section<mpix::AlltoallvConfig>().tuning_file.c_str());
   try {
     std::printf("tuning.source=%s\n", mpix::tuning_parameters(config).source.c_str());
   } catch (const mpix::Error& e) {

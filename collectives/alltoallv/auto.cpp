@@ -37,6 +37,7 @@
 #include <string>
 
 #include "collectives/alltoallv_init.hpp"
+#include "collectives/alltoallv_config.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/selection_inputs.hpp"
 #include "collectives/tuning_parameters.hpp"
@@ -65,9 +66,9 @@ std::vector<const AlltoallvAlgorithm*> candidate_rows() {
 
 TournamentRule rule_of(const Config& config) {
   TournamentRule rule;
-  rule.timed = config.auto_periods;
+  rule.timed = config.section<mpix::AlltoallvConfig>().auto_periods;
   rule.scout = std::min(rule.scout, rule.timed);
-  rule.within = config.auto_within;
+  rule.within = config.section<mpix::AlltoallvConfig>().auto_within;
   return rule;
 }
 
@@ -96,7 +97,7 @@ class AutoAlltoallv final : public PersistentOperation {
                    "mpix-rma: auto selection (parameters timed as the %s loop, receive buffers in %s memory "
                    "priced by its own curves; %s)\n%s\n",
                    tuning.loop.c_str(), inputs_.pattern.library_memory ? "MPIX_Alloc_mem" : "user (heap)",
-                   config.tuning_file.empty() ? "built-in" : config.tuning_file.c_str(),
+                   config.section<mpix::AlltoallvConfig>().tuning_file.empty() ? "built-in" : config.section<mpix::AlltoallvConfig>().tuning_file.c_str(),
                    describe_selection(inputs_, selection_).c_str());
     }
     measured_.assign(rows_.size(), PeriodMeasure{});

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "src/library.hpp"
+#include "collectives/alltoallv_config.hpp"
 #include "tests/alltoallv/alltoallv_case.hpp"
 #include "tests/alltoallv/forced_algorithm.hpp"
 
@@ -124,7 +125,7 @@ TEST_F(MpiTest, DefaultAlgorithmIsAutoWithoutHints) {
   ASSERT_EQ(MPIX_Alltoallv_init(send.data(), x.sendcounts.data(), x.sdispls.data(), MPI_INT, recv.data(),
                                 x.recvcounts.data(), x.rdispls.data(), MPI_INT, comm, nullptr, &request),
             MPI_SUCCESS);
-  const std::string forced = mpix::Library::get().config().alltoallv_algorithm;
+  const std::string forced = mpix::Library::get().config().section<mpix::AlltoallvConfig>().algorithm;
   expect_runs(request, forced.empty() ? selector_name() : forced);
   EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
   EXPECT_EQ(MPIX_Comm_free(&comm), MPI_SUCCESS);

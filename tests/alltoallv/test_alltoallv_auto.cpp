@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "capi/handles.hpp"
+#include "collectives/alltoallv_config.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "src/library.hpp"
 #include "tests/alltoallv/forced_algorithm.hpp"
@@ -32,7 +33,7 @@ bool env_is(const char* name, const std::string& suffix) {
 bool env_set(const char* name) { return std::getenv(name) != nullptr; }
 // MPIX_ALLTOALLV_EXCLUDE names every algorithm auto could run.
 bool every_candidate_excluded() {
-  const std::vector<std::string>& excluded = mpix::Library::get().config().alltoallv_exclude;
+  const std::vector<std::string>& excluded = mpix::Library::get().config().section<mpix::AlltoallvConfig>().exclude;
   for (const std::string& name : algorithm_names())
     if (is_candidate(name) && std::find(excluded.begin(), excluded.end(), name) == excluded.end()) return false;
   return true;
@@ -167,7 +168,7 @@ TEST_F(AutoTest, ExcludingTheAlgorithmAutoChoosesMakesItChooseAnotherButItCanBeF
   const std::string first = chosen_with("1000000");
   ASSERT_FALSE(first.empty());
   mpix::Config config = mpix::Library::get().config();
-  config.alltoallv_exclude = {first};
+  config.section<mpix::AlltoallvConfig>().exclude = {first};
   MPIX_Comm* plain = comm_;
   comm_ = mpix::comm_init(MPI_COMM_WORLD, config);
   const std::string second = chosen_with("1000000");

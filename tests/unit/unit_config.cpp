@@ -6,6 +6,7 @@
 #include <set>
 
 #include "intercept/intercept_config.hpp"
+#include "collectives/alltoallv_config.hpp"
 #include "rma/window_config.hpp"
 #include "src/config.hpp"
 
@@ -14,8 +15,8 @@ using mpix::ConfigError;
 
 TEST(Config, DefaultsWhenNothingIsSet) {
   const Configuration c = Configuration::parse({});
-  EXPECT_EQ(c.values().alltoallv_algorithm, "");
-  EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::warn);
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().algorithm, "");
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::warn);
   EXPECT_EQ(c.values().node_size, 0);
   EXPECT_EQ(c.values().verbose, 0);
   ASSERT_EQ(c.settings().size(), mpix::variable_table().size());
@@ -50,19 +51,19 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_INTERCEPT_ENTRIES", "16"},
                                                 {"MPIX_INTERCEPT_MIN_BYTES", "0"},
                                                 {"MPIX_PTRACE_PEERS", "off"}});
-  EXPECT_EQ(c.values().alltoallv_algorithm, "native");
-  EXPECT_EQ(c.values().fallback, mpix::FallbackPolicy::error);
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().algorithm, "native");
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
   EXPECT_EQ(c.values().verbose, 2);
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().node_path, mpix::NodePath::cma);
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().cma_min_bytes, 65536);
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().thread_slots, 8);
-  EXPECT_EQ(c.values().alltoallv_exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
-  EXPECT_EQ(c.values().tuning_file, "/tmp/t.json");
-  EXPECT_EQ(c.values().expected_iterations, 50);
-  EXPECT_EQ(c.values().auto_periods, 0);
-  EXPECT_DOUBLE_EQ(c.values().auto_within, 3.5);
-  EXPECT_EQ(c.values().auto_settle, 50);
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().tuning_file, "/tmp/t.json");
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().expected_iterations, 50);
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().auto_periods, 0);
+  EXPECT_DOUBLE_EQ(c.values().section<mpix::AlltoallvConfig>().auto_within, 3.5);
+  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().auto_settle, 50);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().chunk_bytes, 4096);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().staging_bytes, 65536);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().single_copy_bytes, 262144);
@@ -82,8 +83,8 @@ TEST(Config, VerbosityAboveTheLastLevelMeansTheLastLevel) {
 }
 
 TEST(Config, EachFallbackPolicy) {
-  EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "silent"}}).values().fallback, mpix::FallbackPolicy::silent);
-  EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "warn"}}).values().fallback, mpix::FallbackPolicy::warn);
+  EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "silent"}}).values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::silent);
+  EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "warn"}}).values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::warn);
 }
 
 struct BadValue {
