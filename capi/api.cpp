@@ -15,6 +15,7 @@
 #include "node/node_channel.hpp"
 #include "src/agree.hpp"
 #include "capi/guard.hpp"
+#include "src/mpi_implementation.hpp"
 #include "capi/handles.hpp"
 
 using mpix::Error;
@@ -112,22 +113,10 @@ int MPIX_Get_version(int* major, int* minor, int* patch) {
   return MPI_SUCCESS;
 }
 
-// The MPI whose mpi.h the library was compiled with.
-#if defined(MPICH_VERSION)
-#define MPIX_BUILT_WITH "MPICH " MPICH_VERSION
-#elif defined(OMPI_MAJOR_VERSION)
-#define MPIX_BUILT_WITH "Open MPI " MPIX_STRINGIFY(OMPI_MAJOR_VERSION) "." MPIX_STRINGIFY(OMPI_MINOR_VERSION)
-#define MPIX_STRINGIFY(x) MPIX_STRINGIFY_(x)
-#define MPIX_STRINGIFY_(x) #x
-#else
-#define MPIX_BUILT_WITH "an MPI " MPIX_STRINGIFY(MPI_VERSION) "." MPIX_STRINGIFY(MPI_SUBVERSION) " library"
-#define MPIX_STRINGIFY(x) MPIX_STRINGIFY_(x)
-#define MPIX_STRINGIFY_(x) #x
-#endif
-
 int MPIX_Get_library_version(char* version, int* resultlen) {
   if (version == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
-  const std::string text = std::string("mpix-rma ") + MPIX_RMA_VERSION_STRING + " (built with " MPIX_BUILT_WITH ")";
+  const std::string text = std::string("mpix-rma ") + MPIX_RMA_VERSION_STRING + " (built with " +
+                           mpix::mpi_implementation::name() + ")";
   const std::size_t n = std::min(text.size(), static_cast<std::size_t>(MPIX_MAX_LIBRARY_VERSION_STRING - 1));
   std::memcpy(version, text.data(), n);
   version[n] = '\0';
@@ -196,7 +185,7 @@ int MPIX_Comm_init(MPIX_Comm** xcomm, MPI_Comm comm) {
     // So is a value that differs between ranks where it changes what they
     // do together (an MPMD launch, a per-rank wrapper script): the node
     // split would otherwise hang.
-    mpix::agree_on_values(comm, settings_every_rank_shares(library), mpix::error_class(MPIX_ERRKIND_CONFIG));
+    mpix::agree_on_values(comm, settings_every_rank_shares(library), mpix::error_code(MPIX_ERRKIND_CONFIG));
     MPIX_Comm* made = mpix::comm_init(comm, config);
     if (made->comm->rank() == 0) library.warn_unknown_variables();
     *xcomm = made;

@@ -12,6 +12,7 @@
 
 #include "src/error.hpp"
 #include "src/library.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -40,7 +41,7 @@ inline int raise(MPI_Comm comm, const char* function, int code, const char* what
   if (comm == MPI_COMM_NULL) comm = MPI_COMM_SELF;
   MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
   if (MPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {
-    if (handler == MPI_ERRORS_ARE_FATAL || handler == MPI_ERRORS_ABORT)
+    if (mpi_implementation::is_fatal(handler))
       std::fprintf(stderr, "%s\n", message.c_str());
     MPI_Errhandler_free(&handler);
   }

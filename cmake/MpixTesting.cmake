@@ -62,7 +62,11 @@ function(mpix_mpi_launch out ranks)
     string(REPLACE "," ";" variables "${per_rank}")
     foreach(variable IN LISTS variables)
       if(variable MATCHES "^([A-Z_0-9]+)=(.*)$")
-        list(APPEND command -env ${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
+        if(MPIX_MPI_IS_OPEN_MPI)
+          list(APPEND command -x ${variable})  # Open MPI: per app context
+        else()
+          list(APPEND command -env ${CMAKE_MATCH_1} ${CMAKE_MATCH_2})  # MPICH's Hydra
+        endif()
       endif()
     endforeach()
     list(APPEND command ${L_COMMAND})
@@ -85,9 +89,10 @@ endfunction()
 #   NO_LEAK_CHECK         the job may end without MPI_Finalize: no leak check
 #   TIMEOUT s             300 unless given
 #   PASS re / FAIL re     the output must / must not match
+#   SKIP re               output that marks the test skipped
 #   FIXTURES_SETUP f / FIXTURES_REQUIRED f
 function(mpix_add_test name)
-  cmake_parse_arguments(T "NO_LEAK_CHECK" "PROCS;TARGET;TIMEOUT;PASS;FAIL;FIXTURES_SETUP;FIXTURES_REQUIRED"
+  cmake_parse_arguments(T "NO_LEAK_CHECK" "PROCS;TARGET;TIMEOUT;PASS;FAIL;SKIP;FIXTURES_SETUP;FIXTURES_REQUIRED"
                         "RANKS;COMMAND;ARGS;WRAPPER;ENV_PER_RANK;ENVIRONMENT" ${ARGN})
   if(T_TARGET)
     set(program $<TARGET_FILE:${T_TARGET}>)
@@ -124,7 +129,8 @@ function(mpix_add_test name)
     if(n GREATER 0)
       set_tests_properties(${test} PROPERTIES PROCESSORS ${n})
     endif()
-    foreach(property PASS:PASS_REGULAR_EXPRESSION FAIL:FAIL_REGULAR_EXPRESSION FIXTURES_SETUP:FIXTURES_SETUP
+    foreach(property PASS:PASS_REGULAR_EXPRESSION FAIL:FAIL_REGULAR_EXPRESSION SKIP:SKIP_REGULAR_EXPRESSION
+                     FIXTURES_SETUP:FIXTURES_SETUP
                      FIXTURES_REQUIRED:FIXTURES_REQUIRED)
       string(REPLACE ":" ";" pair ${property})
       list(GET pair 0 key)

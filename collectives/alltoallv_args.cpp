@@ -168,7 +168,7 @@ AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr
   agreed(comm.global(), [&] {
     for (int src = 0; src < n; ++src)
       if (incoming[fields * src + 3] != my_algorithm)
-        throw Error(error_class(MPIX_ERRKIND_ALGORITHM),
+        throw Error(error_code(MPIX_ERRKIND_ALGORITHM),
                     "ranks ask for different Alltoallv algorithms (this rank: '" + algorithm.name + "', rank " +
                         std::to_string(src) + ": another); the info key and MPIX_ALLTOALLV_ALGORITHM must agree "
                         "on all ranks");

@@ -45,7 +45,7 @@ Choice fall_back(const Error& why, const Config& config, const Comm& comm) {
 // What the user asked for, or the fallback. Local: the name and whether any
 // rank refuses it were agreed with the arguments.
 Choice choose_algorithm(const AlltoallvArgs& args, const std::string& name, Choice choice, const Config& config) {
-  const int algorithm_error = error_class(MPIX_ERRKIND_ALGORITHM);
+  const int algorithm_error = error_code(MPIX_ERRKIND_ALGORITHM);
   if (choice.algorithm == nullptr)
     return fall_back(Error(algorithm_error, "unknown Alltoallv algorithm '" + name + "' (from " + choice.reason +
                                                 "); registered: " + alltoallv_algorithm_names()),

@@ -40,7 +40,7 @@ void check_excluded_names(const Config& config, const std::vector<const Alltoall
     if (!known) {
       std::string names;
       for (const AlltoallvAlgorithm* row : candidates) names += (names.empty() ? "" : ", ") + std::string(row->name);
-      throw Error(error_class(MPIX_ERRKIND_CONFIG),
+      throw Error(error_code(MPIX_ERRKIND_CONFIG),
                   "MPIX_ALLTOALLV_EXCLUDE names '" + name + "', which is not a candidate of auto (" + names + ")");
     }
   }
@@ -128,7 +128,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
             "MPI_Allreduce");
   if (values[failed]) agree_on_error(comm.global(), local_error);  // throws on every rank
   if (values[fingerprint] != -values[minus_fingerprint])
-    throw Error(error_class(MPIX_ERRKIND_CONFIG),
+    throw Error(error_code(MPIX_ERRKIND_CONFIG),
                 "the ranks' tuning parameters differ (MPIX_TUNING_FILE must name the same file on every rank)");
 
   SelectionInputs inputs;

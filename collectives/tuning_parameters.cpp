@@ -35,7 +35,7 @@ LoadedTuning load(const std::string& tuning_file) {
     if (!tuning_file.empty()) loaded.parameters = read_tuning_file(tuning_file, loaded.parameters, &registered);
     loaded.fingerprint = tuning_fingerprint(loaded.parameters);
   } catch (const TuningFileError& e) {
-    loaded.error.emplace(error_class(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());
+    loaded.error.emplace(error_code(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());
   }
   return loaded;
 }

@@ -22,6 +22,7 @@ constexpr std::array<const char*, MPIX_ERRKIND_COUNT_> error_class_names = {
 };
 std::once_flag error_classes_once;
 std::array<int, MPIX_ERRKIND_COUNT_> error_classes{};
+std::array<int, MPIX_ERRKIND_COUNT_> error_codes{};
 
 void check_mpi_usable() {
   int initialized = 0, finalized = 0;
@@ -33,16 +34,30 @@ void check_mpi_usable() {
 
 }  // namespace
 
-int error_class(int kind) {
-  if (kind < 0 || kind >= MPIX_ERRKIND_COUNT_) return MPI_ERR_ARG;
+namespace {
+void register_error_classes() {
   check_mpi_usable();
   std::call_once(error_classes_once, [] {
     for (int k = 0; k < MPIX_ERRKIND_COUNT_; ++k) {
       mpi_check(MPI_Add_error_class(&error_classes[k]), "MPI_Add_error_class");
       mpi_check(MPI_Add_error_string(error_classes[k], error_class_names[k]), "MPI_Add_error_string");
+      mpi_check(MPI_Add_error_code(error_classes[k], &error_codes[k]), "MPI_Add_error_code");
+      mpi_check(MPI_Add_error_string(error_codes[k], error_class_names[k]), "MPI_Add_error_string");
     }
   });
+}
+}  // namespace
+
+int error_class(int kind) {
+  if (kind < 0 || kind >= MPIX_ERRKIND_COUNT_) return MPI_ERR_ARG;
+  register_error_classes();
   return error_classes[kind];
+}
+
+int error_code(int kind) {
+  if (kind < 0 || kind >= MPIX_ERRKIND_COUNT_) return MPI_ERR_ARG;
+  register_error_classes();
+  return error_codes[kind];
 }
 
 Library& Library::get() {
@@ -65,7 +80,7 @@ Library::Library() {
   try {
     configuration_ = Configuration::from_process_environment();
   } catch (const ConfigError& e) {
-    configuration_error_.emplace(error_class(MPIX_ERRKIND_CONFIG), e.what());
+    configuration_error_.emplace(error_code(MPIX_ERRKIND_CONFIG), e.what());
   }
 }
 

@@ -99,5 +99,10 @@ class Library {
 
 // The MPI error class of an MPIX_Error_kind, registered on first use.
 int error_class(int kind);
+// The error code the library raises for an MPIX_Error_kind: one code of
+// its class, whose MPI_Error_class is that class. Raising the class itself
+// would lose it on Open MPI 4.1, whose MPI_Error_class maps a user-added
+// class (not a code of it) to MPI_ERR_UNKNOWN.
+int error_code(int kind);
 
 }  // namespace mpix

@@ -84,7 +84,7 @@ class AutoAlltoallv final : public PersistentOperation {
     try {
       selection_ = select_algorithm(inputs_, tuning_parameters(config));
     } catch (const std::invalid_argument& e) {
-      throw Error(error_class(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
+      throw Error(error_code(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
     }
     rule_.settle_within = static_cast<int>(inputs_.settle_within);
     periods_.reserve(static_cast<std::size_t>(std::max(rule_.timed, watch_window + 1)));  // no allocation in Start

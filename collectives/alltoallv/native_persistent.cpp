@@ -1,8 +1,10 @@
-// Baseline: MPI-4's own persistent collective, MPI_Alltoallv_init once, then
-// MPI_Start / MPI_Test / MPI_Wait.
+// Baseline: the MPI's own persistent collective (MPI-4's MPI_Alltoallv_init,
+// Open MPI 4.1's extension of it) once, then MPI_Start / MPI_Test / MPI_Wait.
+// Refused where the MPI has none.
 #include "collectives/algorithm.hpp"
 #include "src/error.hpp"
 #include "src/mpi_handle.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -13,9 +15,10 @@ class NativePersistentAlltoallv final : public PersistentOperation {
   explicit NativePersistentAlltoallv(const AlltoallvArgs& args) : args_(args) {
     // MPI reads the count and displacement arrays until the request is freed:
     // they point into args_, which lives exactly as long as request_.
-    mpi_check(MPI_Alltoallv_init(args_.mpi_sendbuf(), args_.sendcounts.data(), args_.sdispls.data(),
-                                 args_.sendtype, args_.recvbuf, args_.recvcounts.data(), args_.rdispls.data(),
-                                 args_.recvtype, args_.comm->global(), MPI_INFO_NULL, request_.out()),
+    mpi_check(mpi_implementation::persistent_alltoallv()(args_.mpi_sendbuf(), args_.sendcounts.data(), args_.sdispls.data(),
+                                                         args_.sendtype, args_.recvbuf, args_.recvcounts.data(),
+                                                         args_.rdispls.data(), args_.recvtype, args_.comm->global(),
+                                                         MPI_INFO_NULL, request_.out()),
               "MPI_Alltoallv_init");
   }
 
@@ -39,12 +42,17 @@ class NativePersistentAlltoallv final : public PersistentOperation {
   UniqueRequest request_;
 };
 
+std::optional<std::string> without_persistent_alltoallv(const AlltoallvArgs&) {
+  if (mpi_implementation::persistent_alltoallv() != nullptr) return std::nullopt;
+  return std::string(mpi_implementation::persistent_alltoallv_why_not());
+}
+
 }  // namespace
 
 namespace algorithms {
 extern const AlltoallvAlgorithm native_persistent{
     "native_persistent", "MPI_Alltoallv_init once, MPI_Start/MPI_Wait per iteration (MPI-4 persistent collective)",
-    runs_any_arguments, make_operation<NativePersistentAlltoallv>};
+    without_persistent_alltoallv, make_operation<NativePersistentAlltoallv>};
 }  // namespace algorithms
 
 }  // namespace mpix

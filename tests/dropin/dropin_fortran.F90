@@ -1,12 +1,16 @@
-! An unmodified Fortran program looping MPI_Alltoallv, checked; built with
-! `use mpi`, and with `use mpi_f08` when F08 is defined.
+! An unmodified Fortran program looping MPI_Alltoallv, checked, then a few
+! calls with MPI_IN_PLACE; built with `use mpi`, with `use mpi_f08` when F08
+! is defined, and with mpif.h when MPIFH is.
 program dropin_fortran
-#ifdef F08
+#if defined(F08)
   use mpi_f08
-#else
+#elif !defined(MPIFH)
   use mpi
 #endif
   implicit none
+#ifdef MPIFH
+  include 'mpif.h'
+#endif
   integer, parameter :: block = 1000, calls = 40
   integer :: ierr, rank, nranks, i, call_no, wrong, src, k
   integer, allocatable :: counts(:), displs(:), sendbuf(:), recvbuf(:)
@@ -25,6 +29,19 @@ program dropin_fortran
     end do
     recvbuf = -1
     call MPI_Alltoallv(sendbuf, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
+                       MPI_COMM_WORLD, ierr)
+    do src = 0, nranks - 1
+      do k = 0, block - 1
+        if (recvbuf(src * block + k + 1) /= call_no * 100000 + src * 1000 + k + rank * 7) wrong = wrong + 1
+      end do
+    end do
+  end do
+  ! In place: the received blocks replace the sent ones.
+  do call_no = 1, 3
+    do i = 1, block * nranks
+      recvbuf(i) = call_no * 100000 + rank * 1000 + mod(i - 1, block) + ((i - 1) / block) * 7
+    end do
+    call MPI_Alltoallv(MPI_IN_PLACE, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
                        MPI_COMM_WORLD, ierr)
     do src = 0, nranks - 1
       do k = 0, block - 1

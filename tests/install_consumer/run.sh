@@ -12,15 +12,29 @@ trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 flags=${SANITIZE_FLAGS:-}
-mpiexec=${MPIEXEC:-mpiexec}
+# The launcher of the MPI the package was built with, and its flags.
+read -r -a mpiexec <<<"${MPIEXEC:-mpiexec} ${MPIEXEC_PREFLAGS:-}"
 
-"$mpiexec" -n 1 "$prefix/bin/mpix_info" --version
+"${mpiexec[@]}" -n 1 "$prefix/bin/mpix_info" --version
+
+# A project that finds the other MPI is told so at configure time.
+if [ -n "${OTHER_MPI_C_COMPILER:-}" ] && [ -x "$OTHER_MPI_C_COMPILER" ]; then
+  if cmake -S "$here/c" -B "$work/cmake-other" -DCMAKE_PREFIX_PATH="$prefix" \
+       -DMPI_C_COMPILER="$OTHER_MPI_C_COMPILER" >"$work/other.log" 2>&1; then
+    echo "consumer with the other MPI: configured, WRONG"
+  elif grep -q "mpixrma was built with" "$work/other.log"; then
+    grep -o "mpixrma was built with [^,]*, but this project found [A-Za-z ]*" "$work/other.log" | head -1
+  else
+    cat "$work/other.log"
+    echo "consumer with the other MPI: failed without saying why, WRONG"
+  fi
+fi
 
 for lang in c cxx; do
   cmake -S "$here/$lang" -B "$work/cmake-$lang" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="$flags" \
     -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
   cmake --build "$work/cmake-$lang" >/dev/null
-  "$mpiexec" -n 2 "$work/cmake-$lang/consumer"
+  "${mpiexec[@]}" -n 2 "$work/cmake-$lang/consumer"
 done
 
 pc_dir=$(find "$prefix" -name mpixrma.pc -printf '%h\n')
@@ -30,5 +44,5 @@ cc $flags "$here/c/consumer.c" $pc_flags -o "$work/consumer_pc_c"
 # shellcheck disable=SC2086
 c++ -std=c++17 $flags "$here/cxx/consumer.cpp" $pc_flags -o "$work/consumer_pc_cxx"
 for program in consumer_pc_c consumer_pc_cxx; do
-  LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}" "$mpiexec" -n 2 "$work/$program"
+  LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}" "${mpiexec[@]}" -n 2 "$work/$program"
 done

@@ -1,0 +1,47 @@
+#include "src/mpi_implementation.hpp"
+
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
+
+namespace mpix::mpi_implementation {
+
+#define MPIX_STRINGIFY_(x) #x
+#define MPIX_STRINGIFY(x) MPIX_STRINGIFY_(x)
+
+const char* name() {
+#if defined(MPICH_VERSION)
+  return "MPICH " MPICH_VERSION;
+#elif defined(OMPI_MAJOR_VERSION)
+  return "Open MPI " MPIX_STRINGIFY(OMPI_MAJOR_VERSION) "." MPIX_STRINGIFY(OMPI_MINOR_VERSION) "." MPIX_STRINGIFY(
+      OMPI_RELEASE_VERSION);
+#else
+  return "an MPI " MPIX_STRINGIFY(MPI_VERSION) "." MPIX_STRINGIFY(MPI_SUBVERSION) " library";
+#endif
+}
+
+bool is_fatal(MPI_Errhandler handler) {
+#if MPI_VERSION >= 4
+  if (handler == MPI_ERRORS_ABORT) return true;
+#endif
+  return handler == MPI_ERRORS_ARE_FATAL;
+}
+
+AlltoallvInit persistent_alltoallv() {
+#if MPI_VERSION >= 4
+  return &MPI_Alltoallv_init;
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+  // Open MPI 4.1 names it MPIX_Alltoallv_init, the name of this library's
+  // own entry point (another signature): call it by its profiling name,
+  // which nothing here shadows.
+  return &PMPIX_Alltoallv_init;
+#else
+  return nullptr;
+#endif
+}
+
+const char* persistent_alltoallv_why_not() {
+  return persistent_alltoallv() != nullptr ? "" : "this MPI has no persistent Alltoallv (MPI-4 MPI_Alltoallv_init)";
+}
+
+}  // namespace mpix::mpi_implementation

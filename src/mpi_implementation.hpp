@@ -1,0 +1,28 @@
+// What differs between the MPIs this library builds with, in one place:
+// MPICH 4.0 (MPI 4.0) and Open MPI 4.1 (MPI 3.1 plus its extensions). Every
+// other file is written against what both implement; a difference found by
+// running the suites on both lands here, as a fact of the implementation
+// with the reason it matters.
+#pragma once
+
+#include <mpi.h>
+
+namespace mpix::mpi_implementation {
+
+// "MPICH 4.0.2", "Open MPI 4.1.4": the MPI whose mpi.h the library was
+// compiled with.
+const char* name();
+
+// Whether an error raised on a communicator with this handler ends the job
+// (MPI_ERRORS_ARE_FATAL, and MPI-4's MPI_ERRORS_ABORT where the MPI has it).
+bool is_fatal(MPI_Errhandler handler);
+
+// The MPI's own persistent Alltoallv: MPI-4's MPI_Alltoallv_init (MPICH),
+// or Open MPI 4.1's extension of the same signature. nullptr when the MPI
+// has none, with why_not saying so.
+using AlltoallvInit = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[],
+                              MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*);
+AlltoallvInit persistent_alltoallv();
+const char* persistent_alltoallv_why_not();
+
+}  // namespace mpix::mpi_implementation
