@@ -10,6 +10,7 @@ between calls (OSU style); `-- --loop application` keeps one."""
 import argparse
 import math
 import os
+import shlex
 import statistics
 import sys
 from collections import defaultdict
@@ -20,7 +21,7 @@ from bench_report import auto_against_best, environment_header, pyplot, run_laun
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--bench", required=True, help="path to bench_alltoallv")
-    p.add_argument("--mpiexec", default="mpiexec")
+    p.add_argument("--mpiexec", default="mpiexec", help="the launcher, with its flags (one string)")
     p.add_argument("--ranks", default="2", help="comma-separated rank counts (time with 2)")
     p.add_argument("--launches", type=int, default=3)
     p.add_argument("--outdir", default="results/alltoallv")
@@ -45,7 +46,7 @@ def run_launches(args, ranks, outdir, setting):
     env = SETTINGS[setting]
     for launch in range(args.launches):
         path = os.path.join(outdir, f"launch_{setting}_{ranks}ranks_{launch}.csv")
-        cmd = [args.mpiexec, "-n", str(ranks), args.bench, "--csv", path] + extra
+        cmd = shlex.split(args.mpiexec) + ["-n", str(ranks), args.bench, "--csv", path] + extra
         for row in run_launch(cmd, env, path, f"{setting} launch {launch + 1}/{args.launches}"):
             row.update(launch=launch, setting=setting, ranks=int(row["ranks"]),
                        bytes_per_peer=int(row["bytes_per_peer"]))

@@ -11,6 +11,7 @@ MPI by more than --tolerance, and the drop-in's agreement cost per call
 into --outdir."""
 import argparse
 import os
+import shlex
 import re
 import statistics
 import tempfile
@@ -23,7 +24,7 @@ def parse_args():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--bench", required=True, help="path to bench_dropin")
     p.add_argument("--intercept", required=True, help="path to libmpixrma_intercept.so")
-    p.add_argument("--mpiexec", default="mpiexec")
+    p.add_argument("--mpiexec", default="mpiexec", help="the launcher, with its flags (one string)")
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--launches", type=int, default=3, help="launches of each variant")
     p.add_argument("--sizes", default="8,64,512,4096,8192,32768,262144,2097152,4194304")
@@ -46,7 +47,7 @@ def main():
                 order = list(variants) if launch % 2 == 0 else list(reversed(variants))
                 for variant in order:
                     csv_path = os.path.join(tmp, f"{variant}{loop}{launch}.csv")
-                    cmd = [args.mpiexec, "-n", str(args.ranks), args.bench, "--sizes", args.sizes, "--loop", loop,
+                    cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", args.sizes, "--loop", loop,
                            "--csv", csv_path]
                     output = []
                     for row in run_launch(cmd, variants[variant], csv_path,

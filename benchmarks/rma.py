@@ -7,6 +7,7 @@ rma.csv, memhandle.png and rma_mt.png."""
 import argparse
 import csv
 import os
+import shlex
 import subprocess
 import sys
 
@@ -16,7 +17,7 @@ from alltoallv import environment_header, human
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--build", required=True, help="build folder holding benchmarks/bench_*")
-    p.add_argument("--mpiexec", default="mpiexec")
+    p.add_argument("--mpiexec", default="mpiexec", help="the launcher, with its flags (one string)")
     p.add_argument("--repeats", type=int, default=11)
     p.add_argument("--outdir", default="results/rma")
     return p.parse_args()
@@ -25,7 +26,7 @@ def parse_args():
 def run(args, binary, extra, env=None, tag=""):
     """One launch; with env (e.g. MPIX_NODE_SIZE=1) the case names get tag."""
     path = os.path.join(args.outdir, f"{binary}{tag}.csv")
-    cmd = [args.mpiexec, "-n", "2", os.path.join(args.build, "benchmarks", binary), path] + extra
+    cmd = shlex.split(args.mpiexec) + ["-n", "2", os.path.join(args.build, "benchmarks", binary), path] + extra
     shown = " ".join(f"{k}={v}" for k, v in (env or {}).items())
     print(f"# {shown} {' '.join(cmd)}".replace("#  ", "# "), flush=True)
     done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

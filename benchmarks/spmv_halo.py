@@ -8,6 +8,7 @@ import argparse
 import csv
 import math
 import os
+import shlex
 import statistics
 import sys
 from collections import defaultdict
@@ -25,7 +26,7 @@ SETS = {
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--bench", required=True, help="path to bench_spmv_halo")
-    p.add_argument("--mpiexec", default="mpiexec")
+    p.add_argument("--mpiexec", default="mpiexec", help="the launcher, with its flags (one string)")
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--launches", type=int, default=3)
     p.add_argument("--heatmap-ranks", type=int, default=8,
@@ -153,7 +154,7 @@ def main():
     rows = []
     for launch in range(args.launches):
         path = os.path.join(args.outdir, f"launch_{launch}.csv")
-        cmd = [args.mpiexec, "-n", str(args.ranks), args.bench, "--csv", path, "--counts-dir", args.outdir,
+        cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--csv", path, "--counts-dir", args.outdir,
                "--memory", args.memory, "--loop", args.loop]
         for row in run_launch(cmd + args.matrices, {}, path, f"launch {launch + 1}/{args.launches}"):
             row["launch"] = launch
@@ -165,7 +166,7 @@ def main():
         counts_dir, heatmap_ranks = os.path.join(args.outdir, f"counts_{args.heatmap_ranks}ranks"), args.heatmap_ranks
         os.makedirs(counts_dir, exist_ok=True)
         path = os.path.join(counts_dir, "launch.csv")
-        cmd = [args.mpiexec, "-n", str(heatmap_ranks), args.bench, "--csv", path, "--counts-dir", counts_dir,
+        cmd = shlex.split(args.mpiexec) + ["-n", str(heatmap_ranks), args.bench, "--csv", path, "--counts-dir", counts_dir,
                "--algorithms", "native", "--iterations", "1", "--repeats", "1"]
         run_launch(cmd + args.matrices, {}, path, f"send counts at {heatmap_ranks} ranks")
     summary = summarize(rows)

@@ -8,6 +8,7 @@ of the exchange's part, with ratios to MPI_Alltoallv. Writes examples.csv
 (every launch) and examples.png into --outdir."""
 import argparse
 import os
+import shlex
 import statistics
 import sys
 import tempfile
@@ -20,7 +21,7 @@ from bench_report import environment_header, pyplot, run_launch, write_csv  # no
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--build", required=True, help="the build tree (examples/fft3d, examples/cg)")
-    p.add_argument("--mpiexec", default="mpiexec")
+    p.add_argument("--mpiexec", default="mpiexec", help="the launcher, with its flags (one string)")
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--launches", type=int, default=3)
     p.add_argument("--matrix-dir", required=True, help="where bcsstk13.mtx and bcsstk33.mtx are")
@@ -52,7 +53,7 @@ def main():
             order = "mpi,auto" if launch % 2 == 0 else "auto,mpi"
             for i, case in enumerate(cases(args)):
                 csv_path = os.path.join(tmp, f"launch{launch}_case{i}.csv")
-                cmd = [args.mpiexec, "-n", str(args.ranks)] + case + ["--exchange", order, "--csv", csv_path]
+                cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks)] + case + ["--exchange", order, "--csv", csv_path]
                 for row in run_launch(cmd, {}, csv_path, f"launch {launch + 1}/{args.launches}"):
                     rows.append({**row, "launch": launch})
     write_csv(rows, os.path.join(args.outdir, "examples.csv"))

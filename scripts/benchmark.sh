@@ -17,6 +17,8 @@
 #   dropin     an unmodified program looping MPI_Alltoallv (8 B .. 4 MiB,
 #              three loops), plain and under the drop-in, alternating.
 #   rma        the RMA layer: memory-handle put latency, RMA-MT (REPEATS=11).
+# MPI=openmpi builds and runs against Open MPI (default: MPICH); results
+# then go to results/<name>-openmpi/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-}
@@ -24,24 +26,26 @@ case "$name" in
   alltoallv | spmv_halo | dropin | rma) shift ;;
   *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma [arguments]" >&2; exit 2 ;;
 esac
-mpiexec=$("$root/scripts/prepare_benchmark.sh")
-common=(--mpiexec "$mpiexec" --outdir "$root/results/$name")
+{ read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
+results=$root/results/$name
+[ "${MPI:-mpich}" = mpich ] || results=$results-$MPI
+common=(--mpiexec "$mpiexec" --outdir "$results")
 case "$name" in
   alltoallv)
-    exec /usr/bin/python3 "$root/benchmarks/alltoallv.py" --bench "$root/build/benchmarks/bench_alltoallv" \
+    exec /usr/bin/python3 "$root/benchmarks/alltoallv.py" --bench "$build/benchmarks/bench_alltoallv" \
       "${common[@]}" --ranks "${RANKS:-2}" --launches "${LAUNCHES:-3}" \
       $([ "${OFFNODE:-1}" = 1 ] && echo --offnode) -- "$@" ;;
   spmv_halo)
     selection=(--set "${SET:-medium}" --matrix-dir "${MATRIX_DIR:-$root/../shared/matrices}")
     [ $# -gt 0 ] && selection=("$@")
-    exec /usr/bin/python3 "$root/benchmarks/spmv_halo.py" --bench "$root/build/benchmarks/bench_spmv_halo" \
+    exec /usr/bin/python3 "$root/benchmarks/spmv_halo.py" --bench "$build/benchmarks/bench_spmv_halo" \
       "${common[@]}" --ranks "${RANKS:-2}" --launches "${LAUNCHES:-3}" \
       --memory "${MEMORY:-heap}" --loop "${LOOP:-application}" "${selection[@]}" ;;
   dropin)
-    exec /usr/bin/python3 "$root/benchmarks/dropin.py" --bench "$root/build/benchmarks/bench_dropin" \
-      --intercept "$root/build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
+    exec /usr/bin/python3 "$root/benchmarks/dropin.py" --bench "$build/benchmarks/bench_dropin" \
+      --intercept "$build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
       --launches "${LAUNCHES:-3}" ;;
   rma)
-    exec /usr/bin/python3 "$root/benchmarks/rma.py" --build "$root/build" "${common[@]}" \
+    exec /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
       --repeats "${REPEATS:-11}" ;;
 esac

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages mpix-rma needs; does nothing when all are there.
 set -euo pipefail
-packages=(build-essential cmake pkg-config mpich libmpich-dev libhwloc-dev libgtest-dev
+packages=(build-essential cmake pkg-config gfortran mpich libmpich-dev openmpi-bin libopenmpi-dev libhwloc-dev libgtest-dev
           libsuitesparse-dev libfftw3-dev nlohmann-json3-dev libcli11-dev python3 python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do

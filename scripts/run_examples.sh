@@ -4,7 +4,7 @@
 # ../shared/matrices (MATRIX_DIR=): table, results/examples/examples.csv,png.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-mpiexec=$("$root/scripts/prepare_benchmark.sh")
-exec /usr/bin/python3 "$root/examples/run_examples.py" --build "$root/build" --mpiexec "$mpiexec" \
+{ read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
+exec /usr/bin/python3 "$root/examples/run_examples.py" --build "$build" --mpiexec "$mpiexec" \
   --ranks "${RANKS:-2}" --launches "${LAUNCHES:-3}" --matrix-dir "${MATRIX_DIR:-$root/../shared/matrices}" \
   --outdir "$root/results/examples"

@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # The whole test suite: installs dependencies, builds, runs CTest (unit tests,
 # every MPI suite at 2, 3 and 4 ranks, the installed-package consumer).
-# --sanitize runs it on an AddressSanitizer + UBSan build instead.
+# --sanitize runs it on an AddressSanitizer + UBSan build instead;
+# --mpi openmpi builds and runs it against Open MPI (default: MPICH).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+sanitize=OFF mpi=mpich
+while [ $# -gt 0 ]; do
+  case $1 in
+    --sanitize) sanitize=ON ;;
+    --mpi) mpi=$2; shift ;;
+    *) echo "usage: run_tests.sh [--sanitize] [--mpi mpich|openmpi]" >&2; exit 2 ;;
+  esac
+  shift
+done
 "$root/scripts/install_deps.sh"
-if [ "${1:-}" = "--sanitize" ]; then
-  "$root/scripts/build.sh" "$root/build-asan" -DMPIX_SANITIZE=ON
-  cd "$root/build-asan"
-else
-  "$root/scripts/build.sh" "$root/build"
-  cd "$root/build"
-fi
+build=$root/build
+[ "$mpi" = mpich ] || build=$build-$mpi
+[ "$sanitize" = OFF ] || build=$build-asan
+"$root/scripts/build.sh" "$build" -DMPIX_MPI="$mpi" -DMPIX_SANITIZE="$sanitize"
+cd "$build"
 ctest --output-on-failure -j "$(nproc)"
