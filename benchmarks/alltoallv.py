@@ -36,7 +36,10 @@ def parse_args():
 
 SETTINGS = {
     "one_node": {},
-    "offnode_emulated": {"MPIX_NODE_SIZE": "1", "UCX_TLS": "tcp,self"},
+    # MPI traffic over TCP: MPICH's through UCX, Open MPI's through its TCP
+    # transport with RMA over point-to-point (no window without RDMA else).
+    "offnode_emulated": {"MPIX_NODE_SIZE": "1", "UCX_TLS": "tcp,self", "OMPI_MCA_btl": "self,tcp",
+                         "OMPI_MCA_osc": "pt2pt"},
 }
 
 

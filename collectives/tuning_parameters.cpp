@@ -1,5 +1,4 @@
 #include "collectives/tuning_parameters.hpp"
-#include "collectives/alltoallv_config.hpp"
 
 #include <mpix/mpix.h>
 
@@ -9,10 +8,12 @@
 #include <optional>
 #include <string>
 
+#include "collectives/alltoallv_config.hpp"
 #include "collectives/alltoallv_init.hpp"
 #include "collectives/registry.hpp"
 #include "selector/tuning_file.hpp"
 #include "src/library.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -33,6 +34,15 @@ LoadedTuning load(const std::string& tuning_file) {
     for (const AlltoallvAlgorithm* row : alltoallv_algorithms())
       if (!row->has(capability::selects)) registered.emplace_back(row->name);
     if (!tuning_file.empty()) loaded.parameters = read_tuning_file(tuning_file, loaded.parameters, &registered);
+    // The parameters price MPI's own calls and its RMA, which differ between
+    // implementations: a file measured with another one is refused, not
+    // laid over this MPI's defaults. (Versions of one MPI are close enough
+    // for a prior that the tournament corrects.)
+    const std::string here = mpi_implementation::name();
+    if (!loaded.parameters.mpi.empty() &&
+        mpi_implementation::family_of(loaded.parameters.mpi) != mpi_implementation::family_of(here))
+      throw TuningFileError(tuning_file + ": measured with " + loaded.parameters.mpi + ", but this library runs on " +
+                            here + "; measure this MPI with mpix_tune");
     loaded.fingerprint = tuning_fingerprint(loaded.parameters);
   } catch (const TuningFileError& e) {
     loaded.error.emplace(error_code(MPIX_ERRKIND_CONFIG), std::string("MPIX_TUNING_FILE: ") + e.what());
@@ -59,7 +69,8 @@ class TuningStore final : public Resource {
 };
 
 const LoadedTuning& tuning_of(const Config& config) {
-  const LoadedTuning& loaded = Library::get().service<TuningStore>().of(config.section<mpix::AlltoallvConfig>().tuning_file);
+  const LoadedTuning& loaded =
+      Library::get().service<TuningStore>().of(config.section<AlltoallvConfig>().tuning_file);
   if (loaded.error) throw *loaded.error;
   return loaded;
 }

@@ -44,6 +44,7 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
     mpi_check(MPI_Info_set(noncontig.get(), "alloc_shared_noncontig", "true"), "MPI_Info_set");
     mpi_check(MPI_Win_allocate_shared(size, disp_unit, noncontig.get(), node_comm_.get(), &memory, shm_.out()),
               "MPI_Win_allocate_shared");
+    mpi_check(MPI_Win_set_errhandler(shm_.get(), MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
     *base = memory;
   }
   // MPICH 4.0.2 (ch4:ucx) places a window created over memory that is not
@@ -58,11 +59,14 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
                                            : static_cast<char*>(memory) -
                                                  reinterpret_cast<std::uintptr_t>(memory) % mpi_window_alignment;
   mpi_lead_ = memory == nullptr ? 0 : static_cast<char*>(memory) - mpi_base;
+  // Windows, as the library's communicators, return MPI's errors (MPI
+  // gives a new window MPI_ERRORS_ARE_FATAL, whatever its communicator has).
   auto make = [&](UniqueWin& w) {
     if (kind == Kind::dynamic)
       mpi_check(MPI_Win_create_dynamic(MPI_INFO_NULL, comm(), w.out()), "MPI_Win_create_dynamic");
     else
       mpi_check(MPI_Win_create(mpi_base, size + mpi_lead_, 1, MPI_INFO_NULL, comm(), w.out()), "MPI_Win_create");
+    mpi_check(MPI_Win_set_errhandler(w.get(), MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   };
   make(active_);
   mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, active_.get()), "MPI_Win_lock_all");

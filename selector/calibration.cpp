@@ -104,6 +104,8 @@ void check_launches_match(const std::vector<TuningParameters>& launches) {
       throw std::invalid_argument("the launches measured different algorithms");
     if (launch.calibration_ranks != first.calibration_ranks || launch.loop != first.loop)
       throw std::invalid_argument("the launches ran different rank counts or loops");
+    if (launch.mpi != first.mpi)
+      throw std::invalid_argument("the launches measured different MPIs ('" + first.mpi + "', '" + launch.mpi + "')");
     for (const auto& [name, parameters] : first.algorithms) {
       const auto other = launch.algorithms.find(name);
       if (other == launch.algorithms.end()) throw std::invalid_argument("a launch did not measure " + name);

@@ -69,6 +69,7 @@ struct AlgorithmParameters {
 struct TuningParameters {
   int version = 1;
   std::string source;         // who measured these, where, how
+  std::string mpi;            // the MPI measured ("MPICH 4.0.2"); empty: not recorded
   int calibration_ranks = 2;  // the rank count sync_us was measured at
   // What each timed iteration included: "application" (send blocks written
   // before Start, received blocks read after Wait: the loop the selector

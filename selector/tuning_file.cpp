@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tuning_defaults.inc"  // generated from selector/tuning_defaults.json: builtin_tuning_json
+#include "tuning_defaults.inc"  // generated from selector/tuning_defaults_<mpi>.json: builtin_tuning_json
 
 namespace mpix {
 
@@ -167,6 +167,9 @@ class Reader {
       if (key == "source") {
         if (!value.is_string()) fail(key, "expected a string");
         out.source = value.get<std::string>();
+      } else if (key == "mpi") {
+        if (!value.is_string()) fail(key, "expected a string");
+        out.mpi = value.get<std::string>();
       } else if (key == "calibration_ranks") {
         out.calibration_ranks = static_cast<int>(integer(value, key, 1, max_ranks));
       } else if (key == "loop") {
@@ -184,7 +187,7 @@ class Reader {
           algorithm(parameters, "algorithms." + name, out.algorithms[name]);
         }
       } else {
-        fail(key, "unknown key (known: format, version, source, calibration_ranks, loop, algorithms)");
+        fail(key, "unknown key (known: format, version, source, mpi, calibration_ranks, loop, algorithms)");
       }
     }
   }
@@ -266,6 +269,7 @@ std::string tuning_to_json(const TuningParameters& parameters) {
   root["format"] = tuning_format;
   root["version"] = tuning_version;
   root["source"] = parameters.source;
+  if (!parameters.mpi.empty()) root["mpi"] = parameters.mpi;
   root["calibration_ranks"] = parameters.calibration_ranks;
   root["loop"] = parameters.loop;
   json& algorithms = root["algorithms"] = json::object();

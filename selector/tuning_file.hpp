@@ -2,7 +2,7 @@
 // keys, written by mpix_tune and read through MPIX_TUNING_FILE on top of the
 // built-in defaults (keys a file leaves out keep the defaults' values).
 //
-//   { "format": "mpix-rma-tuning", "version": 1, "source": "...",
+//   { "format": "mpix-rma-tuning", "version": 1, "source": "...", "mpi": "MPICH 4.0.2",
 //     "calibration_ranks": 2,
 //     "algorithms": { "pscw": {
 //         "one_node":   { "sync_us": 0.05, "init_us": 60, "reinit_us": 7 },
@@ -41,7 +41,7 @@ TuningParameters read_tuning_file(const std::string& path, const TuningParameter
                                   const std::vector<std::string>* known_algorithms = nullptr);
 std::string tuning_to_json(const TuningParameters& parameters);
 
-// The parameters compiled into the library (selector/tuning_defaults.json).
+// The parameters compiled into the library (selector/tuning_defaults_<mpi>.json, the MPI built with).
 TuningParameters builtin_tuning();
 
 // Equal on two ranks only if their parameters are: the selection agrees on it.

@@ -19,6 +19,12 @@ Comm::Comm(MPI_Comm user, Config config) : user_(user), config_(std::move(config
 
   int size = 0;
   mpi_check(MPI_Comm_dup(user, global_.out()), "MPI_Comm_dup");
+  // The library's own communicators (this one and every one made from it)
+  // return MPI's errors, which become the library's agreed error codes: an
+  // MPI refusal inside the library (a window this MPI cannot create, say)
+  // must not end the job on the user's behalf. The user's communicator
+  // keeps the user's handler, which the C API raises errors on.
+  mpi_check(MPI_Comm_set_errhandler(global_.get(), MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   mpi_check(MPI_Comm_rank(global(), &rank_), "MPI_Comm_rank");
   mpi_check(MPI_Comm_size(global(), &size), "MPI_Comm_size");
 

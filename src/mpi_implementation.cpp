@@ -20,6 +20,13 @@ const char* name() {
 #endif
 }
 
+std::string family_of(const std::string& name) {
+  const std::size_t version = name.find_first_of("0123456789");
+  std::string family = name.substr(0, version);
+  while (!family.empty() && family.back() == ' ') family.pop_back();
+  return family;
+}
+
 bool is_fatal(MPI_Errhandler handler) {
 #if MPI_VERSION >= 4
   if (handler == MPI_ERRORS_ABORT) return true;

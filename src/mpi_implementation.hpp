@@ -7,11 +7,17 @@
 
 #include <mpi.h>
 
+#include <string>
+
 namespace mpix::mpi_implementation {
 
 // "MPICH 4.0.2", "Open MPI 4.1.4": the MPI whose mpi.h the library was
 // compiled with.
 const char* name();
+
+// The implementation part of such a name ("MPICH", "Open MPI"): what a
+// tuning file measured with another MPI differs in.
+std::string family_of(const std::string& name);
 
 // Whether an error raised on a communicator with this handler ends the job
 // (MPI_ERRORS_ARE_FATAL, and MPI-4's MPI_ERRORS_ABORT where the MPI has it).

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "collectives/alltoallv_init.hpp"
+#include "src/mpi_implementation.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "selector/calibration.hpp"
 #include "selector/tuning_file.hpp"
@@ -338,6 +339,7 @@ int main(int argc, char** argv) {
     }
     parameters.calibration_ranks = layout.size;
     parameters.loop = loop_name(options.loop);
+    parameters.mpi = mpix::mpi_implementation::name();
     const std::string measured = std::string(layout.multi_node ? "several nodes" : "one node") + " measured by mpix_tune on " +
                                  today() + " with " + std::to_string(layout.size) + " ranks";
     if (!options.source.empty())

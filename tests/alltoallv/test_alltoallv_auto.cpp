@@ -18,6 +18,7 @@
 #include "collectives/alltoallv_config.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "src/library.hpp"
+#include "src/mpi_implementation.hpp"
 #include "tests/alltoallv/forced_algorithm.hpp"
 
 using namespace mpix_test;
@@ -134,7 +135,8 @@ class AutoTest : public MpiTest {
 }  // namespace
 
 TEST_F(AutoTest, RunsACandidateAndDeliversTheData) {
-  if (env_is("MPIX_TUNING_FILE", "tuning_malformed.json") || env_is("MPIX_ALLTOALLV_EXCLUDE", "no_such_algorithm") ||
+  if (env_is("MPIX_TUNING_FILE", "tuning_malformed.json") || env_is("MPIX_TUNING_FILE", "tuning_other_mpi.json") ||
+      env_is("MPIX_ALLTOALLV_EXCLUDE", "no_such_algorithm") ||
       every_candidate_excluded())
     GTEST_SKIP() << "init fails by design here";
   const std::set<std::string> seen = init_and_run(iterations());
@@ -203,11 +205,19 @@ TEST_F(AutoTest, AMalformedTuningFileFailsOnEveryRankNamingFileLineAndKey) {
   expect_init_fails(MPIX_ERR_CONFIG, "tuning_malformed.json: line 7: key 'algorithms.pscw.node_us': expected a number");
 }
 
+TEST_F(AutoTest, ATuningFileMeasuredWithAnotherMpiIsRefusedOnEveryRank) {
+  if (!env_is("MPIX_TUNING_FILE", "tuning_other_mpi.json")) GTEST_SKIP() << "needs the other MPI's tuning file";
+  expect_init_fails(MPIX_ERR_CONFIG, std::string("tuning_other_mpi.json: measured with Example MPI 9.9, but this "
+                                                 "library runs on ") +
+                                         mpix::mpi_implementation::name());
+}
+
 TEST_F(AutoTest, AFileWrittenByMpixTuneIsLoaded) {
   if (!env_is("MPIX_TUNING_FILE", "mpix_tune_output.json")) GTEST_SKIP() << "needs mpix_tune's output";
   const mpix::Config& config = mpix::Library::get().config();
   EXPECT_NE(mpix::tuning_parameters(config).source.find("measured by mpix_tune"), std::string::npos)
       << mpix::tuning_parameters(config).source;
+  EXPECT_EQ(mpix::tuning_parameters(config).mpi, mpix::mpi_implementation::name());
   const std::set<std::string> seen = init_and_run(iterations());
   EXPECT_FALSE(seen.empty());
 }
