@@ -24,30 +24,18 @@ program dropin_fortran
   end do
   wrong = 0
   do call_no = 1, calls
-    do i = 1, block * nranks
-      sendbuf(i) = call_no * 100000 + rank * 1000 + mod(i - 1, block) + ((i - 1) / block) * 7
-    end do
+    call fill(sendbuf, call_no)
     recvbuf = -1
     call MPI_Alltoallv(sendbuf, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
                        MPI_COMM_WORLD, ierr)
-    do src = 0, nranks - 1
-      do k = 0, block - 1
-        if (recvbuf(src * block + k + 1) /= call_no * 100000 + src * 1000 + k + rank * 7) wrong = wrong + 1
-      end do
-    end do
+    call check(recvbuf, call_no)
   end do
   ! In place: the received blocks replace the sent ones.
-  do call_no = 1, 3
-    do i = 1, block * nranks
-      recvbuf(i) = call_no * 100000 + rank * 1000 + mod(i - 1, block) + ((i - 1) / block) * 7
-    end do
+  do call_no = calls + 1, calls + 3
+    call fill(recvbuf, call_no)
     call MPI_Alltoallv(MPI_IN_PLACE, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
                        MPI_COMM_WORLD, ierr)
-    do src = 0, nranks - 1
-      do k = 0, block - 1
-        if (recvbuf(src * block + k + 1) /= call_no * 100000 + src * 1000 + k + rank * 7) wrong = wrong + 1
-      end do
-    end do
+    call check(recvbuf, call_no)
   end do
   call MPI_Allreduce(MPI_IN_PLACE, wrong, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
@@ -58,4 +46,23 @@ program dropin_fortran
     end if
   end if
   call MPI_Finalize(ierr)
+contains
+  ! The blocks this rank sends in a call: each names the call, the sender,
+  ! the element and the destination.
+  subroutine fill(buffer, call_no)
+    integer, intent(out) :: buffer(:)
+    integer, intent(in) :: call_no
+    do i = 1, block * nranks
+      buffer(i) = call_no * 100000 + rank * 1000 + mod(i - 1, block) + ((i - 1) / block) * 7
+    end do
+  end subroutine fill
+  ! Counts the received elements that are not what their sender sent.
+  subroutine check(buffer, call_no)
+    integer, intent(in) :: buffer(:), call_no
+    do src = 0, nranks - 1
+      do k = 0, block - 1
+        if (buffer(src * block + k + 1) /= call_no * 100000 + src * 1000 + k + rank * 7) wrong = wrong + 1
+      end do
+    end do
+  end subroutine check
 end program dropin_fortran
