@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "collectives/alltoallv_init.hpp"
@@ -66,9 +67,9 @@ std::vector<const AlltoallvAlgorithm*> candidate_rows() {
 
 TournamentRule rule_of(const Config& config) {
   TournamentRule rule;
-  rule.timed = config.section<mpix::AlltoallvConfig>().auto_periods;
+  rule.timed = config.section<AlltoallvConfig>().auto_periods;
   rule.scout = std::min(rule.scout, rule.timed);
-  rule.within = config.section<mpix::AlltoallvConfig>().auto_within;
+  rule.within = config.section<AlltoallvConfig>().auto_within;
   return rule;
 }
 
@@ -93,15 +94,16 @@ class AutoAlltoallv final : public PersistentOperation {
       if (rows_[i]->has(capability::mpi_baseline) && selection_.predictions[i].eligible) baseline_ = static_cast<int>(i);
     if (verbose_) {
       const TuningParameters& tuning = tuning_parameters(config);
+      const std::string& tuning_file = config.section<AlltoallvConfig>().tuning_file;
       std::fprintf(stderr,
                    "mpix-rma: auto selection (parameters timed as the %s loop, receive buffers in %s memory "
                    "priced by its own curves; %s)\n%s\n",
                    tuning.loop.c_str(), inputs_.pattern.library_memory ? "MPIX_Alloc_mem" : "user (heap)",
-                   config.section<mpix::AlltoallvConfig>().tuning_file.empty() ? "built-in" : config.section<mpix::AlltoallvConfig>().tuning_file.c_str(),
+                   tuning_file.empty() ? "built-in" : tuning_file.c_str(),
                    describe_selection(inputs_, selection_).c_str());
     }
     measured_.assign(rows_.size(), PeriodMeasure{});
-    run(selection_.chosen);
+    run_prior();
     begin_tournament(tournament_entrants(selection_, baseline_, inputs_.expected_iterations, rule_), "the prior");
   }
 
@@ -308,6 +310,40 @@ class AutoAlltoallv final : public PersistentOperation {
       watch_interval_ = first_watch_interval;
       next_check_ = started_ + watch_interval_;
     }
+  }
+
+  // The prior, or, where the MPI or the machine refuses its set-up (a window
+  // this MPI cannot create here), the cheapest prediction that can be set
+  // up; the refused ones leave the candidates, with why. Only when none can
+  // does init fail, with the prior's error, agreed.
+  void run_prior() {
+    std::vector<int> order;
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+      if (selection_.predictions[i].eligible) order.push_back(static_cast<int>(i));
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return selection_.predictions[static_cast<std::size_t>(a)].total_us <
+             selection_.predictions[static_cast<std::size_t>(b)].total_us;
+    });
+    std::iter_swap(order.begin(), std::find(order.begin(), order.end(), selection_.chosen));
+    std::optional<Error> prior_error;
+    for (int index : order) {
+      try {
+        run(index);
+      } catch (const Error& e) {
+        if (!prior_error) prior_error = e;
+        CandidatePrediction& refused = selection_.predictions[static_cast<std::size_t>(index)];
+        refused.eligible = false;
+        refused.why_not = std::string("its set-up failed: ") + e.what();
+        log("  %s cannot run (%s)", name(index), e.what());
+        continue;
+      }
+      if (index != selection_.chosen) {
+        log("  prior instead: %s, the cheapest predicted that can be set up", name(index));
+        selection_.chosen = index;
+      }
+      return;
+    }
+    throw *prior_error;
   }
 
   // Collective: the previous operation is gone before the next one takes
