@@ -12,6 +12,9 @@
 //  - Wait returns once every off-node source's "delivered e" is set (the
 //    data is then in the receive buffer) and every block of this rank has
 //    been delivered (the send buffer is free again).
+//  - flags are pushed out at once (a local flush, which does not wait for
+//    the peer): MPI completes operations only at flushes, and RMA emulated
+//    over point-to-point may hold an operation back until then.
 // Flags hold iteration numbers, written with MPI_Accumulate(MPI_REPLACE)
 // and read with MPI_Get_accumulate(MPI_NO_OP), which MPI makes atomic with
 // respect to each other, so a flag is never seen half-written. No rank waits
@@ -81,6 +84,11 @@ class ChannelPutFlagAlltoallv final : public PersistentOperation {
         set_flag(s.rank, ready_slot(me));
         s.arrived = false;
       }
+      // MPI completes an operation only at a flush: RMA emulated over
+      // point-to-point (Open MPI's osc pt2pt) may not even send an
+      // accumulate before one, and the peer would wait for its flag
+      // forever. A local flush sends it without waiting for the peer.
+      flags_->flush_all(settings, true);
       for (NetTarget& t : net_targets_) t.delivered = false;
       pending_targets_ = net_targets_.size();
       pending_sources_ = net_sources_.size();
@@ -128,9 +136,16 @@ class ChannelPutFlagAlltoallv final : public PersistentOperation {
     flags_->accumulate(settings, t, MPI_REPLACE);
   }
 
-  // One atomic read of every flag of this rank's window; also drives MPI's
-  // progress, which emulated RMA needs to land peers' operations here.
+  // One atomic read of every flag of this rank's window, after a probe that
+  // drives MPI's progress: RMA emulated over point-to-point (Open MPI's osc
+  // pt2pt over TCP) lands peers' operations here only while this rank
+  // progresses the network, which an operation on its own window and a
+  // flush of itself need not do (they stay local there, and Wait would
+  // spin forever).
   void read_flags() {
+    int ignored = 0;
+    mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, args_.comm->global(), &ignored, MPI_STATUS_IGNORE),
+              "MPI_Iprobe");
     const int me = args_.comm->rank();
     const Transfer t{no_op_origin_.data(), static_cast<int>(seen_.size()), MPI_UINT64_T, me, 0,
                      static_cast<int>(seen_.size()), MPI_UINT64_T};
@@ -162,6 +177,7 @@ class ChannelPutFlagAlltoallv final : public PersistentOperation {
         t.delivered = true;
         --pending_targets_;
       }
+      flags_->flush_all(settings, true);  // sent now, as the "started" flags are
     }
     std::size_t arrived = 0;
     for (NetSource& s : net_sources_) {
