@@ -47,8 +47,8 @@ def main():
                 order = list(variants) if launch % 2 == 0 else list(reversed(variants))
                 for variant in order:
                     csv_path = os.path.join(tmp, f"{variant}{loop}{launch}.csv")
-                    cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", args.sizes, "--loop", loop,
-                           "--csv", csv_path]
+                    cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", args.sizes,
+                                                       "--loop", loop, "--csv", csv_path]
                     output = []
                     for row in run_launch(cmd, variants[variant], csv_path,
                                           f"launch {launch + 1}/{args.launches}, {loop} loop", output):

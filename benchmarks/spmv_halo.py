@@ -154,8 +154,8 @@ def main():
     rows = []
     for launch in range(args.launches):
         path = os.path.join(args.outdir, f"launch_{launch}.csv")
-        cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--csv", path, "--counts-dir", args.outdir,
-               "--memory", args.memory, "--loop", args.loop]
+        cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--csv", path,
+                                           "--counts-dir", args.outdir, "--memory", args.memory, "--loop", args.loop]
         for row in run_launch(cmd + args.matrices, {}, path, f"launch {launch + 1}/{args.launches}"):
             row["launch"] = launch
             rows.append(row)
@@ -166,8 +166,9 @@ def main():
         counts_dir, heatmap_ranks = os.path.join(args.outdir, f"counts_{args.heatmap_ranks}ranks"), args.heatmap_ranks
         os.makedirs(counts_dir, exist_ok=True)
         path = os.path.join(counts_dir, "launch.csv")
-        cmd = shlex.split(args.mpiexec) + ["-n", str(heatmap_ranks), args.bench, "--csv", path, "--counts-dir", counts_dir,
-               "--algorithms", "native", "--iterations", "1", "--repeats", "1"]
+        cmd = shlex.split(args.mpiexec) + ["-n", str(heatmap_ranks), args.bench, "--csv", path,
+                                           "--counts-dir", counts_dir, "--algorithms", "native", "--iterations", "1",
+                                           "--repeats", "1"]
         run_launch(cmd + args.matrices, {}, path, f"send counts at {heatmap_ranks} ranks")
     summary = summarize(rows)
     print_table(summary)

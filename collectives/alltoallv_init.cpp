@@ -26,8 +26,8 @@ Choice requested_algorithm(const Info* info, const Config& config, std::string& 
     name = *hint;
     return {find_alltoallv_algorithm(name), std::string("info key ") + info_key_alltoallv_algorithm};
   }
-  if (!config.section<mpix::AlltoallvConfig>().algorithm.empty()) {
-    name = config.section<mpix::AlltoallvConfig>().algorithm;
+  if (!config.section<AlltoallvConfig>().algorithm.empty()) {
+    name = config.section<AlltoallvConfig>().algorithm;
     return {find_alltoallv_algorithm(name), "MPIX_ALLTOALLV_ALGORITHM"};
   }
   name = default_alltoallv_algorithm;
@@ -35,9 +35,9 @@ Choice requested_algorithm(const Info* info, const Config& config, std::string& 
 }
 
 Choice fall_back(const Error& why, const Config& config, const Comm& comm) {
-  if (config.section<mpix::AlltoallvConfig>().fallback == FallbackPolicy::error) throw why;
+  if (config.section<AlltoallvConfig>().fallback == FallbackPolicy::error) throw why;
   const AlltoallvAlgorithm* fallback = find_alltoallv_algorithm(default_alltoallv_algorithm);
-  if (config.section<mpix::AlltoallvConfig>().fallback == FallbackPolicy::warn && comm.rank() == 0)
+  if (config.section<AlltoallvConfig>().fallback == FallbackPolicy::warn && comm.rank() == 0)
     std::fprintf(stderr, "mpix-rma warning: %s; using %s (MPIX_FALLBACK=warn)\n", why.what(), fallback->name);
   return {fallback, std::string("fallback: ") + why.what()};
 }

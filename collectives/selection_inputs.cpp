@@ -34,7 +34,7 @@ long parse_count_hint(const char* key, const std::optional<std::string>& hint, l
 }
 
 void check_excluded_names(const Config& config, const std::vector<const AlltoallvAlgorithm*>& candidates) {
-  for (const std::string& name : config.section<mpix::AlltoallvConfig>().exclude) {
+  for (const std::string& name : config.section<AlltoallvConfig>().exclude) {
     const bool known = std::any_of(candidates.begin(), candidates.end(),
                                    [&](const AlltoallvAlgorithm* row) { return name == row->name; });
     if (!known) {
@@ -95,11 +95,12 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
                not_pooled, expected, settle, fingerprint, minus_fingerprint, failed, fields };
   std::vector<std::int64_t> values(fields + 2 * n, 0);
   std::optional<Error> local_error;
+  const AlltoallvConfig& alltoallv = config.section<AlltoallvConfig>();
   try {
     check_excluded_names(config, candidates);
     values[expected] = parse_count_hint(info_key_expected_iterations, args.expected_iterations_hint, 1,
-                                        config.section<mpix::AlltoallvConfig>().expected_iterations);
-    values[settle] = parse_count_hint(info_key_auto_settle, args.auto_settle_hint, 0, config.section<mpix::AlltoallvConfig>().auto_settle);
+                                        alltoallv.expected_iterations);
+    values[settle] = parse_count_hint(info_key_auto_settle, args.auto_settle_hint, 0, alltoallv.auto_settle);
     const std::int64_t mine = static_cast<std::int64_t>(tuning_parameters_fingerprint(config) >> 1);
     values[fingerprint] = mine;
     values[minus_fingerprint] = -mine;
@@ -116,8 +117,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
     for (std::size_t i = 0; i < n; ++i) {
       const AlltoallvAlgorithm& row = *candidates[i];
       values[fields + 2 * i] = refusal(row, args) ? 1 : 0;
-      values[fields + 2 * i + 1] =
-          std::count(config.section<mpix::AlltoallvConfig>().exclude.begin(), config.section<mpix::AlltoallvConfig>().exclude.end(), row.name) > 0;
+      values[fields + 2 * i + 1] = std::count(alltoallv.exclude.begin(), alltoallv.exclude.end(), row.name) > 0;
     }
   } catch (const Error& e) {
     local_error = e;

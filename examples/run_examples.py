@@ -53,7 +53,8 @@ def main():
             order = "mpi,auto" if launch % 2 == 0 else "auto,mpi"
             for i, case in enumerate(cases(args)):
                 csv_path = os.path.join(tmp, f"launch{launch}_case{i}.csv")
-                cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks)] + case + ["--exchange", order, "--csv", csv_path]
+                cmd = (shlex.split(args.mpiexec) + ["-n", str(args.ranks)] + case
+                       + ["--exchange", order, "--csv", csv_path])
                 for row in run_launch(cmd, {}, csv_path, f"launch {launch + 1}/{args.launches}"):
                     rows.append({**row, "launch": launch})
     write_csv(rows, os.path.join(args.outdir, "examples.csv"))

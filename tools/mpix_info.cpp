@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "collectives/registry.hpp"
 #include "collectives/alltoallv_config.hpp"
+#include "collectives/registry.hpp"
 #include "tools/command_line.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "node/node_channel.hpp"
@@ -74,8 +74,9 @@ void print_algorithms() {
 // The selector's parameters: where they come from (MPIX_TUNING_FILE or the
 // built-in measurements), or why they cannot be used.
 void print_tuning(const mpix::Config& config) {
+  const std::string& tuning_file = config.section<mpix::AlltoallvConfig>().tuning_file;
   std::printf("\nSelector (auto) parameters: %s\n",
-              config.section<mpix::AlltoallvConfig>().tuning_file.empty() ? "built-in" : ("MPIX_TUNING_FILE " + config.section<mpix::AlltoallvConfig>().tuning_file).c_str());
+              tuning_file.empty() ? "built-in" : ("MPIX_TUNING_FILE " + tuning_file).c_str());
   try {
     const mpix::TuningParameters& t = mpix::tuning_parameters(config);
     std::printf("  %s\n  calibrated at %d ranks, timed as the %s loop; algorithms with parameters:", t.source.c_str(),
@@ -101,7 +102,8 @@ void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const 
   for_each_algorithm([](const char* name, const char*, const std::string& capabilities) {
     std::printf("algorithm=%s\nalgorithm.%s.capabilities=%s\n", name, name, capabilities.c_str());
   });
-  std::printf("tuning.file=%s\n", config.section<mpix::AlltoallvConfig>().tuning_file.empty() ? "built-in" : config.section<mpix::AlltoallvConfig>().tuning_file.c_str());
+  const std::string& tuning_file = config.section<mpix::AlltoallvConfig>().tuning_file;
+  std::printf("tuning.file=%s\n", tuning_file.empty() ? "built-in" : tuning_file.c_str());
   try {
     std::printf("tuning.source=%s\n", mpix::tuning_parameters(config).source.c_str());
   } catch (const mpix::Error& e) {

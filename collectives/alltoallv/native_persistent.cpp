@@ -15,10 +15,10 @@ class NativePersistentAlltoallv final : public PersistentOperation {
   explicit NativePersistentAlltoallv(const AlltoallvArgs& args) : args_(args) {
     // MPI reads the count and displacement arrays until the request is freed:
     // they point into args_, which lives exactly as long as request_.
-    mpi_check(mpi_implementation::persistent_alltoallv()(args_.mpi_sendbuf(), args_.sendcounts.data(), args_.sdispls.data(),
-                                                         args_.sendtype, args_.recvbuf, args_.recvcounts.data(),
-                                                         args_.rdispls.data(), args_.recvtype, args_.comm->global(),
-                                                         MPI_INFO_NULL, request_.out()),
+    const mpi_implementation::AlltoallvInit alltoallv_init = mpi_implementation::persistent_alltoallv();
+    mpi_check(alltoallv_init(args_.mpi_sendbuf(), args_.sendcounts.data(), args_.sdispls.data(), args_.sendtype,
+                             args_.recvbuf, args_.recvcounts.data(), args_.rdispls.data(), args_.recvtype,
+                             args_.comm->global(), MPI_INFO_NULL, request_.out()),
               "MPI_Alltoallv_init");
   }
 

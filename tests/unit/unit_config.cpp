@@ -5,8 +5,8 @@
 #include <iterator>
 #include <set>
 
-#include "intercept/intercept_config.hpp"
 #include "collectives/alltoallv_config.hpp"
+#include "intercept/intercept_config.hpp"
 #include "rma/window_config.hpp"
 #include "src/config.hpp"
 
@@ -58,12 +58,13 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().node_path, mpix::NodePath::cma);
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().cma_min_bytes, 65536);
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().thread_slots, 8);
-  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
-  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().tuning_file, "/tmp/t.json");
-  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().expected_iterations, 50);
-  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().auto_periods, 0);
-  EXPECT_DOUBLE_EQ(c.values().section<mpix::AlltoallvConfig>().auto_within, 3.5);
-  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().auto_settle, 50);
+  const mpix::AlltoallvConfig& alltoallv = c.values().section<mpix::AlltoallvConfig>();
+  EXPECT_EQ(alltoallv.exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
+  EXPECT_EQ(alltoallv.tuning_file, "/tmp/t.json");
+  EXPECT_EQ(alltoallv.expected_iterations, 50);
+  EXPECT_EQ(alltoallv.auto_periods, 0);
+  EXPECT_DOUBLE_EQ(alltoallv.auto_within, 3.5);
+  EXPECT_EQ(alltoallv.auto_settle, 50);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().chunk_bytes, 4096);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().staging_bytes, 65536);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().single_copy_bytes, 262144);
@@ -83,8 +84,11 @@ TEST(Config, VerbosityAboveTheLastLevelMeansTheLastLevel) {
 }
 
 TEST(Config, EachFallbackPolicy) {
-  EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "silent"}}).values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::silent);
-  EXPECT_EQ(Configuration::parse({{"MPIX_FALLBACK", "warn"}}).values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::warn);
+  const auto fallback = [](const char* value) {
+    return Configuration::parse({{"MPIX_FALLBACK", value}}).values().section<mpix::AlltoallvConfig>().fallback;
+  };
+  EXPECT_EQ(fallback("silent"), mpix::FallbackPolicy::silent);
+  EXPECT_EQ(fallback("warn"), mpix::FallbackPolicy::warn);
 }
 
 struct BadValue {
