@@ -136,16 +136,9 @@ class ChannelPutFlagAlltoallv final : public PersistentOperation {
     flags_->accumulate(settings, t, MPI_REPLACE);
   }
 
-  // One atomic read of every flag of this rank's window, after a probe that
-  // drives MPI's progress: RMA emulated over point-to-point (Open MPI's osc
-  // pt2pt over TCP) lands peers' operations here only while this rank
-  // progresses the network, which an operation on its own window and a
-  // flush of itself need not do (they stay local there, and Wait would
-  // spin forever).
+  // One atomic read of every flag of this rank's window; also drives MPI's
+  // progress, which emulated RMA needs to land peers' operations here.
   void read_flags() {
-    int ignored = 0;
-    mpi_check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, args_.comm->global(), &ignored, MPI_STATUS_IGNORE),
-              "MPI_Iprobe");
     const int me = args_.comm->rank();
     const Transfer t{no_op_origin_.data(), static_cast<int>(seen_.size()), MPI_UINT64_T, me, 0,
                      static_cast<int>(seen_.size()), MPI_UINT64_T};
