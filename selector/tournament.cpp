@@ -137,7 +137,10 @@ std::vector<int> suspect_losers(const Selection& selection, const std::vector<Pe
   for (int i = 0; i < static_cast<int>(measured.size()); ++i) {
     const PeriodMeasure& m = measured[static_cast<std::size_t>(i)];
     const CandidatePrediction& p = selection.predictions.at(static_cast<std::size_t>(i));
-    const bool would_win = p.cost.t_iter_us < measured.at(static_cast<std::size_t>(winner)).median_us;
+    // A candidate without a prediction (a family without a cost model) was
+    // not expected to be faster: nothing to suspect.
+    const bool predicted = p.cost.t_iter_us > 0;
+    const bool would_win = predicted && p.cost.t_iter_us < measured.at(static_cast<std::size_t>(winner)).median_us;
     if (i != winner && m.measured() && p.eligible && would_win && m.median_us > rule.suspect * p.cost.t_iter_us)
       suspects.push_back(i);
   }

@@ -109,6 +109,7 @@ Verdict prefer_mpi_in_close_calls(const Verdict& verdict, const std::vector<std:
 // were predicted faster than the winner measured: more likely warming up
 // than slow (MPI's first calls of a process are tens of times slower than
 // later ones), so they are tried once more, after a while, at a watch check.
+// A candidate with no prediction (t_iter 0) is never suspected.
 std::vector<int> suspect_losers(const Selection& selection, const std::vector<PeriodMeasure>& measured, int winner,
                                 const TournamentRule& rule);
 

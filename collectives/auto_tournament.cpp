@@ -1,0 +1,287 @@
+#include "collectives/auto_tournament.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "src/agree.hpp"
+#include "src/error.hpp"
+
+namespace mpix {
+
+namespace {
+
+constexpr int watch_window = 16;          // periods timed before each drift check
+constexpr long first_watch_interval = 64;  // Starts between the settling and the first check
+constexpr long last_watch_interval = 1024;
+// MPI's first calls after MPI_Init run tens of times slower for some
+// milliseconds (connections, registration caches): suspects are re-tried
+// only after this much time, agreed as the slowest rank's clock.
+constexpr double suspects_after_seconds = 0.05;
+
+}  // namespace
+
+AutoTournament::AutoTournament(std::vector<std::string> names, Selection selection, int baseline,
+                               long expected_iterations, TournamentRule rule, MPI_Comm comm, bool verbose,
+                               Create create)
+    : names_(std::move(names)),
+      rule_(rule),
+      verbose_(verbose),
+      selection_(std::move(selection)),
+      baseline_(baseline),
+      comm_(comm),
+      create_(std::move(create)) {
+  periods_.reserve(static_cast<std::size_t>(std::max(rule_.timed, watch_window + 1)));  // no allocation in Start
+  measured_.assign(names_.size(), PeriodMeasure{});
+  run_prior();
+  begin_tournament(tournament_entrants(selection_, baseline_, expected_iterations, rule_), "the prior");
+}
+
+// Every Start while not settled: the period that just ended, and the
+// decisions due at this Start (the same Start on every rank).
+void AutoTournament::at_start() {
+  if (phase_ == Phase::settled) return;
+  const long now_start = started_++;
+  const bool timing = phase_ == Phase::trial || now_start >= next_check_ - watch_window - 1;
+  if (!timing) return;
+  const double now = MPI_Wtime();
+  const double period_us = last_start_ > 0 ? (now - last_start_) * 1e6 : -1;
+  if (phase_ == Phase::trial) {
+    if (period_us > 0) trial_period(period_us);
+  } else if (now_start >= next_check_ - watch_window && period_us > 0) {
+    periods_.push_back(period_us);
+    if (now_start >= next_check_) check_drift();
+  }
+  last_start_ = phase_ == Phase::settled ? 0 : MPI_Wtime();
+}
+
+
+void AutoTournament::trial_period(double period_us) {
+  if (untimed_left_ > 0) {
+    --untimed_left_;
+    return;
+  }
+  periods_.push_back(period_us);
+  const std::size_t timed = periods_.size();
+  if (entrant_ > 0 && running_ != baseline_ && timed == static_cast<std::size_t>(rule_.scout) &&
+      rule_.scout < rule_.timed) {
+    const PeriodMeasure scout = agreed_measure();
+    if (cut_short(scout, best_so_far(), rule_)) {
+      measured_[static_cast<std::size_t>(running_)] = scout;
+      log("  %s: cut after %zu periods, fastest %.2f us", name(running_), timed, scout.fastest_us);
+      next_entrant();
+    }
+    return;
+  }
+  if (timed < static_cast<std::size_t>(rule_.timed)) return;
+  const PeriodMeasure m = agreed_measure();
+  measured_[static_cast<std::size_t>(running_)] = m;
+  log("  %s: median period %.2f us, spread %.2f us over %zu periods", name(running_), m.median_us, m.spread_us,
+      timed);
+  next_entrant();
+}
+
+// Collective: this rank's periods summarised, the maximum over ranks
+// (and of the seconds since the last verdict, when asked).
+PeriodMeasure AutoTournament::agreed_measure(double* since_verdict) {
+  // In place: the order of the periods does not matter to what follows.
+  const PeriodMeasure m = measure_periods(periods_);
+  double all[4] = {m.median_us, m.spread_us, m.fastest_us, MPI_Wtime() - verdict_time_};
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, all, 4, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  if (since_verdict) *since_verdict = all[3];
+  return {all[0], all[1], all[2]};
+}
+
+
+double AutoTournament::best_so_far() const {
+  double best = 0;
+  for (int i : entrants_)
+    if (measured_[static_cast<std::size_t>(i)].measured() &&
+        (best == 0 || measured_[static_cast<std::size_t>(i)].median_us < best))
+      best = measured_[static_cast<std::size_t>(i)].median_us;
+  return best;
+}
+
+
+void AutoTournament::begin_tournament(std::vector<int> entrants, const char* incumbent_role) {
+  entrants_ = std::move(entrants);
+  incumbent_ = running_;
+  if (entrants_.empty()) {
+    phase_ = Phase::settled;
+    return;
+  }
+  std::string list;
+  for (int i : entrants_) list += std::string(list.empty() ? "" : ", ") + name(i);
+  log("mpix-rma: auto tournament at Start %ld (%s: %s; %d+%d periods each): %s", started_, incumbent_role,
+      name(incumbent_), rule_.untimed, rule_.timed, list.c_str());
+  for (int i : entrants_) measured_[static_cast<std::size_t>(i)] = PeriodMeasure{};
+  phase_ = Phase::trial;
+  entrant_ = 0;
+  periods_.clear();
+  untimed_left_ = started_ == 0 ? rule_.untimed : 0;  // the running one is warm at a re-run
+}
+
+
+void AutoTournament::next_entrant() {
+  periods_.clear();
+  while (++entrant_ < entrants_.size()) {
+    if (switch_to(entrants_[entrant_])) {
+      untimed_left_ = rule_.untimed;
+      return;
+    }
+  }
+  std::vector<PeriodMeasure> entered(measured_.size());  // this tournament's measurements only
+  for (int i : entrants_) entered[static_cast<std::size_t>(i)] = measured_[static_cast<std::size_t>(i)];
+  if (!in_playoff_ && started_ + rule_.playoff_periods() <= rule_.settle_within) {
+    const auto [leader, runner_up] = playoff_pair(entered, baseline_, rule_);
+    if (leader >= 0) {
+      begin_playoff(leader, runner_up);
+      return;
+    }
+  }
+  if (in_playoff_) {
+    // Both rounds count alike: the mean of the two medians.
+    for (int i : entrants_) {
+      PeriodMeasure& m = entered[static_cast<std::size_t>(i)];
+      const PeriodMeasure& first = first_round_[static_cast<std::size_t>(i)];
+      if (m.measured() && first.measured()) {
+        m.median_us = 0.5 * (m.median_us + first.median_us);
+        m.spread_us = 0.5 * std::max(m.spread_us, first.spread_us);
+      }
+    }
+    if (incumbent_ < 0)
+      incumbent_ = *std::min_element(entrants_.begin(), entrants_.end(), [&](int a, int b) {
+        return entered[static_cast<std::size_t>(a)].median_us < entered[static_cast<std::size_t>(b)].median_us;
+      });
+  }
+  in_playoff_ = false;
+  if (incumbent_ < 0) incumbent_ = running_;
+  const Verdict v = prefer_mpi_in_close_calls(tournament_verdict(names_, entered, incumbent_), names_, measured_,
+                                              baseline_, rule_);
+  verdict_time_ = MPI_Wtime();
+  log("  verdict after %ld iterations: %s", started_, v.reason.c_str());
+  if (suspects_checked_) {
+    suspects_checked_ = false;
+  } else {
+    suspects_ = suspect_losers(selection_, entered, v.winner, rule_);
+  }
+  if (v.winner != running_ && !switch_to(v.winner)) switch_to(incumbent_);
+  reference_us_ = measured_[static_cast<std::size_t>(running_)].median_us;
+  watch_interval_ = first_watch_interval;
+  next_check_ = started_ + watch_interval_;
+  phase_ = reruns_ < rule_.reruns || !suspects_.empty() ? Phase::watch : Phase::settled;
+}
+
+// The two close leaders run again, the runner-up first, so that the
+// leader ends running; the incumbent keeps its place if it is one of them.
+void AutoTournament::begin_playoff(int leader, int runner_up) {
+  log("  playoff: %s and %s within %.0f%%, measured again", name(leader), name(runner_up),
+      100 * rule_.playoff_margin);
+  first_round_ = measured_;
+  if (incumbent_ != leader && incumbent_ != runner_up) incumbent_ = -1;  // neither: the faster of the two rounds
+  entrants_ = {runner_up, leader};
+  for (int i : entrants_) measured_[static_cast<std::size_t>(i)] = PeriodMeasure{};
+  in_playoff_ = true;
+  entrant_ = 0;
+  periods_.clear();
+  untimed_left_ = rule_.untimed;
+  if (!switch_to(runner_up)) next_entrant();  // the runner-up cannot run again: the leader alone decides
+}
+
+
+void AutoTournament::check_drift() {
+  double since_verdict = 0;
+  const PeriodMeasure watched = agreed_measure(&since_verdict);
+  periods_.clear();
+  const bool drifted = period_drifted(reference_us_, watched.median_us, rule_);
+  if (!drifted && !suspects_.empty() && since_verdict >= suspects_after_seconds) {
+    // Once: losers that may only have been warming up.
+    std::vector<int> entrants{running_};
+    for (int i : suspects_)
+      if (i != running_) entrants.push_back(i);
+    suspects_.clear();
+    suspects_checked_ = true;
+    measured_[static_cast<std::size_t>(running_)] = watched;
+    begin_tournament(std::move(entrants), "running; again: losers measured far above their prediction");
+    if (phase_ == Phase::trial) return;
+  }
+  if (!drifted) {
+    watch_interval_ = std::min(2 * watch_interval_, last_watch_interval);
+    next_check_ = started_ + watch_interval_;
+    return;
+  }
+  ++reruns_;
+  log("mpix-rma: auto: the period of %s drifted from %.2f to %.2f us (re-run %d of %d)", name(running_),
+      reference_us_, watched.median_us, reruns_, rule_.reruns);
+  measured_[static_cast<std::size_t>(running_)] = watched;
+  std::vector<int> entrants = rerun_entrants(measured_, running_, baseline_, rule_);
+  for (int i : suspects_)  // a re-run re-tries them as well
+    if (std::find(entrants.begin(), entrants.end(), i) == entrants.end()) entrants.push_back(i);
+  suspects_.clear();
+  begin_tournament(std::move(entrants), "running");
+  if (phase_ == Phase::settled && reruns_ < rule_.reruns) {  // nothing to race: watch on from here
+    reference_us_ = watched.median_us;
+    phase_ = Phase::watch;
+    watch_interval_ = first_watch_interval;
+    next_check_ = started_ + watch_interval_;
+  }
+}
+
+// The prior, or, where the MPI or the machine refuses its set-up (a window
+// this MPI cannot create here), the cheapest prediction that can be set
+// up; the refused ones leave the candidates, with why. Only when none can
+// does init fail, with the prior's error, agreed.
+void AutoTournament::run_prior() {
+  std::vector<int> order;
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    if (selection_.predictions[i].eligible) order.push_back(static_cast<int>(i));
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return selection_.predictions[static_cast<std::size_t>(a)].total_us <
+           selection_.predictions[static_cast<std::size_t>(b)].total_us;
+  });
+  std::iter_swap(order.begin(), std::find(order.begin(), order.end(), selection_.chosen));
+  std::optional<Error> prior_error;
+  for (int index : order) {
+    try {
+      run(index);
+    } catch (const Error& e) {
+      if (!prior_error) prior_error = e;
+      CandidatePrediction& refused = selection_.predictions[static_cast<std::size_t>(index)];
+      refused.eligible = false;
+      refused.why_not = std::string("its set-up failed: ") + e.what();
+      log("  %s cannot run (%s)", name(index), e.what());
+      continue;
+    }
+    if (index != selection_.chosen) {
+      log("  prior instead: %s, the cheapest predicted that can be set up", name(index));
+      selection_.chosen = index;
+    }
+    return;
+  }
+  throw *prior_error;
+}
+
+// Collective: the previous operation is gone before the next one takes
+// the pooled window (a second live window over a buffer slows MPICH).
+// False (on every rank alike) if the algorithm could not be set up; then
+// nothing runs until the caller picks another.
+bool AutoTournament::switch_to(int index) {
+  try {
+    run(index);
+    return true;
+  } catch (const Error& e) {
+    log("  %s cannot run (%s)", name(index), e.what());
+    return false;
+  }
+}
+
+
+void AutoTournament::run(int index) {
+  operation_.reset();
+  agreed(comm_, [&] { operation_ = create_(index); });
+  running_ = index;
+}
+
+
+
+}  // namespace mpix

@@ -1,0 +1,133 @@
+// auto's tournament, for any collective family: which algorithm runs a
+// request's Starts while auto makes up its mind, and when it has.
+//
+// The family's auto builds the Selection (its prior and the candidates'
+// predictions, or none: a family without a cost model passes zero
+// predictions, and then every candidate that can run enters and none is
+// suspected of warming up) and a way to set up candidate i; the tournament
+// runs the prior, times each entrant by its iteration period, from one
+// Start to the next -- what the application does with the data between
+// Wait and the next Start counts, as it should -- and keeps the fastest.
+//
+// Protocol: every decision is taken at a Start, from values agreed by one
+// MPI_Allreduce (MPI_MAX) at that Start. MPI requires every rank to start a
+// persistent request the same number of times, in the same order as its
+// other requests, so counting Starts gives every rank the same clock: every
+// rank agrees, switches and settles at the same Start, whatever it measured
+// itself. A trial is `untimed` periods of warm-up, then `timed` periods;
+// after `scout` of them a clearly slower entrant is cut. The median period
+// (max over ranks) decides; the incumbent keeps its place unless beaten by
+// more than the spread. A request that completes by MPIX_Test polling is
+// timed the same way (Start to Start); one started only rarely simply keeps
+// the prior until its tournament completes.
+//
+// A loser that measured far above its prediction (MPI's first calls in a
+// process are tens of times slower than later ones) is tried once more at
+// the first check 50 ms after the verdict. Afterwards the period is
+// watched: a window of periods before each check, checks at a doubling
+// interval. A period that drifted (a machine phase, a change in how the
+// application uses the data) re-runs a bounded
+// tournament among the close ones. Once the re-runs are spent, the request
+// forwards straight to the winner (settled_on) and costs nothing per call.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "selector/tournament.hpp"
+#include "src/request.hpp"
+
+namespace mpix {
+
+class AutoTournament {
+ public:
+  // Sets up candidate index; collective over the communicator.
+  using Create = std::function<std::unique_ptr<PersistentOperation>(int index)>;
+
+  // Collective over comm: sets up the prior (or, where its set-up fails, the
+  // cheapest prediction that can be), then begins the tournament among
+  // tournament_entrants(). names[i] and selection.predictions[i] are
+  // candidate i; baseline is MPI's own call (-1: none eligible).
+  AutoTournament(std::vector<std::string> names, Selection selection, int baseline, long expected_iterations,
+                 TournamentRule rule, MPI_Comm comm, bool verbose, Create create);
+
+  // Every Start, before the running operation starts: the period that just
+  // ended, and the decisions due at this Start (the same Start on every
+  // rank). Nothing once settled_for_good().
+  void at_start();
+  PersistentOperation& operation() { return *operation_; }
+  const char* running_name() const { return name(running_); }
+  // Not in a trial: what runs is the choice, for now.
+  bool settled() const { return phase_ != Phase::trial; }
+  // Neither in a trial nor watching: what runs is the choice for good.
+  bool settled_for_good() const { return phase_ == Phase::settled; }
+
+ private:
+  enum class Phase { trial, watch, settled };
+
+  void trial_period(double period_us);
+  // Collective: this rank's periods summarised, the maximum over ranks
+  // (and of the seconds since the last verdict, when asked).
+  PeriodMeasure agreed_measure(double* since_verdict = nullptr);
+  double best_so_far() const;
+  void begin_tournament(std::vector<int> entrants, const char* incumbent_role);
+  void next_entrant();
+  // The two close leaders run again, the runner-up first, so that the
+  // leader ends running; the incumbent keeps its place if it is one of them.
+  void begin_playoff(int leader, int runner_up);
+  void check_drift();
+  // The prior, or, where the MPI or the machine refuses its set-up (a window
+  // this MPI cannot create here), the cheapest prediction that can be set
+  // up; the refused ones leave the candidates, with why. Only when none can
+  // does init fail, with the prior's error, agreed.
+  void run_prior();
+  // Collective: the previous operation is gone before the next one takes
+  // the pooled window (a second live window over a buffer slows MPICH).
+  // False (on every rank alike) if the algorithm could not be set up; then
+  // nothing runs until the caller picks another.
+  bool switch_to(int index);
+  void run(int index);
+  const char* name(int index) const { return names_[static_cast<std::size_t>(index)].c_str(); }
+  template <class... Values>
+  void log(const char* format, Values... values) const {
+    if (!verbose_) return;
+    std::fprintf(stderr, format, values...);
+    std::fputc('\n', stderr);
+  }
+
+  std::vector<std::string> names_;
+  TournamentRule rule_;
+  bool verbose_;
+  Selection selection_;
+  int baseline_ = -1;  // MPI's own call, when eligible
+  MPI_Comm comm_;  // where every measurement is agreed
+  Create create_;
+  std::unique_ptr<PersistentOperation> operation_;
+  int running_ = 0;
+
+  Phase phase_ = Phase::settled;
+  long started_ = 0;         // Starts so far: the clock every rank shares
+  double last_start_ = 0;    // MPI_Wtime of the previous Start while timing; 0: none
+  std::vector<double> periods_;  // of the running algorithm, us
+  std::vector<PeriodMeasure> measured_;  // agreed, per row; unmeasured: not run in this tournament
+  std::vector<int> entrants_;
+  std::size_t entrant_ = 0;  // index into entrants_ of the running trial
+  int incumbent_ = 0;        // keeps its place unless clearly beaten
+  int untimed_left_ = 0;
+  double reference_us_ = 0;  // the winner's median period
+  long watch_interval_ = 0;  // Starts between drift checks, set at each verdict
+  long next_check_ = 0;
+  int reruns_ = 0;
+  std::vector<int> suspects_;     // losers to try once more at a check after suspects_after_seconds
+  double verdict_time_ = 0;       // MPI_Wtime of the last verdict
+  bool suspects_checked_ = false;  // the running tournament is that second try
+  bool in_playoff_ = false;
+  std::vector<PeriodMeasure> first_round_;  // the playoff's pair as first measured
+};
+
+}  // namespace mpix
