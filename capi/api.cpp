@@ -10,6 +10,8 @@
 #include <string>
 
 #include "collectives/alltoallv_init.hpp"
+#include "collectives/neighbor_alltoallv_init.hpp"
+#include "collectives/sparse_discovery.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/tuning_parameters.hpp"
 #include "node/node_channel.hpp"
@@ -93,6 +95,27 @@ MPIX_Comm* comm_init(MPI_Comm comm, const Config& config) {
   return Library::get().adopt(std::move(made));
 }
 
+// A family's public listing: its registry rows, by index.
+template <class Row>
+int count_rows(const char* function, const std::vector<const Row*>& rows, int* count) {
+  return mpix::guarded(function, MPI_COMM_NULL, [&] {
+    mpix::require(count != nullptr, MPI_ERR_ARG, "count is NULL");
+    *count = static_cast<int>(rows.size());
+  });
+}
+
+template <class Row>
+int describe_row(const char* function, const std::vector<const Row*>& rows, int index, const char** name,
+                 const char** description, int* capabilities) {
+  return mpix::guarded(function, MPI_COMM_NULL, [&] {
+    mpix::require(index >= 0 && index < static_cast<int>(rows.size()), MPI_ERR_ARG,
+                  "index = " + std::to_string(index) + " is outside [0, " + std::to_string(rows.size()) + ")");
+    if (name != nullptr) *name = rows[index]->name;
+    if (description != nullptr) *description = rows[index]->description;
+    if (capabilities != nullptr) *capabilities = static_cast<int>(rows[index]->capabilities);
+  });
+}
+
 }  // namespace mpix
 
 extern "C" {
@@ -134,21 +157,19 @@ static_assert(MPIX_ALGORITHM_MPI_BASELINE == mpix::capability::mpi_baseline &&
               "mpix.h's MPIX_ALGORITHM_* bits are the registry's capabilities");
 
 int MPIX_Alltoallv_algorithm_count(int* count) {
-  return mpix::guarded(__func__, MPI_COMM_NULL, [&] {
-    mpix::require(count != nullptr, MPI_ERR_ARG, "count is NULL");
-    *count = static_cast<int>(mpix::alltoallv_algorithms().size());
-  });
+  return mpix::count_rows(__func__, mpix::alltoallv_algorithms(), count);
 }
 
 int MPIX_Alltoallv_algorithm(int index, const char** name, const char** description, int* capabilities) {
-  return mpix::guarded(__func__, MPI_COMM_NULL, [&] {
-    const auto& rows = mpix::alltoallv_algorithms();
-    mpix::require(index >= 0 && index < static_cast<int>(rows.size()), MPI_ERR_ARG,
-                  "index = " + std::to_string(index) + " is outside [0, " + std::to_string(rows.size()) + ")");
-    if (name != nullptr) *name = rows[index]->name;
-    if (description != nullptr) *description = rows[index]->description;
-    if (capabilities != nullptr) *capabilities = static_cast<int>(rows[index]->capabilities);
-  });
+  return mpix::describe_row(__func__, mpix::alltoallv_algorithms(), index, name, description, capabilities);
+}
+
+int MPIX_Neighbor_alltoallv_algorithm_count(int* count) {
+  return mpix::count_rows(__func__, mpix::neighbor_alltoallv_algorithms(), count);
+}
+
+int MPIX_Neighbor_alltoallv_algorithm(int index, const char** name, const char** description, int* capabilities) {
+  return mpix::describe_row(__func__, mpix::neighbor_alltoallv_algorithms(), index, name, description, capabilities);
 }
 
 int MPIX_Error_string(int errorcode, char* string, int* resultlen) {
@@ -277,6 +298,57 @@ int MPIX_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int s
   return alltoallv_init_as(__func__, nullptr,
                            {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request},
                            xcomm, info, request);
+}
+
+int MPIX_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
+  return guarded(__func__, comm_of(xcomm), [&] {
+    live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
+    const mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
+    auto made = mpix::neighbor_alltoallv_init(
+        {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm->comm,
+        &hints);
+    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
+  });
+}
+
+int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destinations[], const int sendcounts[],
+                                  MPI_Info info, int reorder, MPI_Comm* graph_comm) {
+  return guarded(__func__, comm, [&] {
+    require(comm != MPI_COMM_NULL, MPI_ERR_COMM, "comm is MPI_COMM_NULL");
+    int inter = 0, size = 0;
+    mpix::mpi_check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
+    require(!inter, MPI_ERR_COMM, "comm is an intercommunicator; only intracommunicators are supported");
+    mpix::mpi_check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+    std::vector<int> to, counts;
+    // Checked on every rank and agreed before any rank sends: a bad
+    // destination must not leave the others waiting in the discovery.
+    mpix::agreed(comm, [&] {
+      require(graph_comm != nullptr, MPI_ERR_ARG, "graph_comm is NULL");
+      require(outdegree >= 0, MPI_ERR_ARG, "outdegree = " + std::to_string(outdegree) + " is negative");
+      require(outdegree == 0 || destinations != nullptr, MPI_ERR_ARG, "destinations is NULL");
+      require(outdegree == 0 || sendcounts != nullptr, MPI_ERR_ARG, "sendcounts is NULL");
+      for (int i = 0; i < outdegree; ++i) {
+        require(destinations[i] >= 0 && destinations[i] < size, MPI_ERR_RANK,
+                "destinations[" + std::to_string(i) + "] = " + std::to_string(destinations[i]) +
+                    " is not a rank of comm (size " + std::to_string(size) + ")");
+        require(sendcounts[i] >= 0, MPI_ERR_COUNT,
+                "sendcounts[" + std::to_string(i) + "] = " + std::to_string(sendcounts[i]) + " is negative");
+      }
+      to.assign(destinations, destinations + outdegree);
+      counts.assign(sendcounts, sendcounts + outdegree);
+    });
+    const mpix::DiscoveredSources from = mpix::discover_sources(comm, to, counts);
+    // Weighted on every rank (MPI requires all or none): a rank without
+    // edges on one side passes MPI_WEIGHTS_EMPTY there.
+    const int* source_weights = from.counts.empty() ? MPI_WEIGHTS_EMPTY : from.counts.data();
+    const int* destination_weights = counts.empty() ? MPI_WEIGHTS_EMPTY : counts.data();
+    mpix::mpi_check(MPI_Dist_graph_create_adjacent(comm, static_cast<int>(from.sources.size()), from.sources.data(),
+                                                   source_weights, outdegree, to.data(), destination_weights, info,
+                                                   reorder, graph_comm),
+                    "MPI_Dist_graph_create_adjacent");
+  });
 }
 
 int alltoallv_rma_winfence_init(const void* sendbuf, const int sendcounts[], const int sdispls[],

@@ -1,15 +1,18 @@
-// One Alltoallv algorithm as the registry knows it: a row, like UCC's
-// {name, desc} tables. Adding an algorithm = one file defining its row plus
-// one line in alltoallv/registry.def, which also declares what the row can
-// do (its capabilities): the registry, CMake's test lists and the public
-// listing (MPIX_Alltoallv_algorithm) all read them from that one line.
+// One algorithm of a collective family as the registry knows it: a row,
+// like UCC's {name, desc} tables. Adding an algorithm = one file defining
+// its row plus one line in its family's registry.def
+// (alltoallv/registry.def, neighbor_alltoallv/registry.def), which also
+// declares what the row can do (its capabilities): the registry, CMake's
+// test lists and the public listings (MPIX_Alltoallv_algorithm,
+// MPIX_Neighbor_alltoallv_algorithm) all read them from that one line. A
+// family is its arguments type: the rows of both families are the same
+// template over it.
 #pragma once
 
 #include <memory>
 #include <optional>
 #include <string>
 
-#include "collectives/alltoallv_args.hpp"
 #include "src/request.hpp"
 
 namespace mpix {
@@ -39,14 +42,16 @@ inline constexpr CapabilityName capability_names[] = {
     {capability::node_channel, "node_channel"},
 };
 
-struct AlltoallvAlgorithm {
-  const char* name;         // stable: used by MPIX_ALLTOALLV_ALGORITHM and info keys
+template <class Args>
+struct CollectiveAlgorithm {
+  const char* name;         // stable: used by the family's environment variable and info key
   const char* description;  // one line, shown by mpix_info
   // Why this algorithm cannot run these arguments on this rank, beyond what
-  // its capabilities already say (see refusal()), or nothing. Local.
-  std::optional<std::string> (*unsupported)(const AlltoallvArgs& args);
+  // its capabilities already say (see the family's refusal()), or nothing.
+  // Local.
+  std::optional<std::string> (*unsupported)(const Args& args);
   // Collective set-up of everything Start/Wait need.
-  std::unique_ptr<PersistentOperation> (*create)(const AlltoallvArgs& args);
+  std::unique_ptr<PersistentOperation> (*create)(const Args& args);
   // Set by the registry from the row's registry.def line.
   unsigned capabilities = 0;
 
@@ -60,17 +65,16 @@ struct AlltoallvAlgorithm {
   }
 };
 
-// Why row cannot run args on this rank, or nothing: first what its
-// capabilities rule out (moving buffers, non-contiguous types), then its own
-// check. Local; the caller agrees on the answer.
-std::optional<std::string> refusal(const AlltoallvAlgorithm& row, const AlltoallvArgs& args);
-
 // Row helpers: an algorithm that runs any valid arguments, and the factory of
-// an operation constructed from the arguments.
-inline std::optional<std::string> runs_any_arguments(const AlltoallvArgs&) { return std::nullopt; }
+// an operation constructed from the arguments (the family is deduced from
+// the row's field).
+template <class Args>
+std::optional<std::string> runs_any_arguments(const Args&) {
+  return std::nullopt;
+}
 
-template <class Operation>
-std::unique_ptr<PersistentOperation> make_operation(const AlltoallvArgs& args) {
+template <class Operation, class Args>
+std::unique_ptr<PersistentOperation> make_operation(const Args& args) {
   return std::make_unique<Operation>(args);
 }
 

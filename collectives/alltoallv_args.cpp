@@ -6,76 +6,12 @@
 #include <optional>
 #include <string>
 
-#include "collectives/algorithm.hpp"
+#include "collectives/argument_checks.hpp"
 #include "src/agree.hpp"
 #include "src/error.hpp"
 #include "src/library.hpp"
 
 namespace mpix {
-
-namespace {
-
-// FNV-1a, folded into MPI_Count's range.
-MPI_Count name_hash(const std::string& name) {
-  std::uint64_t hash = 1469598103934665603ULL;
-  for (unsigned char c : name) hash = (hash ^ c) * 1099511628211ULL;
-  return static_cast<MPI_Count>(hash >> 1);
-}
-
-std::string at(const char* array, int index) {
-  return std::string(array) + "[" + std::to_string(index) + "]";
-}
-
-std::vector<int> copy_counts(const int* values, int n, const char* name) {
-  if (values == nullptr) throw Error(MPI_ERR_ARG, std::string(name) + " is NULL");
-  std::vector<int> copy(values, values + n);
-  for (int i = 0; i < n; ++i) {
-    if (copy[i] < 0)
-      throw Error(MPI_ERR_COUNT, at(name, i) + " = " + std::to_string(copy[i]) + " is negative");
-  }
-  return copy;
-}
-
-void check_buffer(const void* buffer, const std::vector<int>& counts, MPI_Count type_size,
-                  const char* name) {
-  if (buffer != nullptr || type_size == 0) return;
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    if (counts[i] > 0)
-      throw Error(MPI_ERR_BUFFER, std::string(name) + " is NULL but " +
-                                      at(name[0] == 's' ? "sendcounts" : "recvcounts", static_cast<int>(i)) +
-                                      " = " + std::to_string(counts[i]));
-  }
-}
-
-}  // namespace
-
-DatatypeLayout DatatypeLayout::of(MPI_Datatype type, const char* argument, MPI_Comm probe) {
-  if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, std::string(argument) + " is MPI_DATATYPE_NULL");
-  // MPI cannot be asked whether a type is committed, but every
-  // communication call checks: a persistent send of one element to this
-  // process, freed unstarted, moves nothing. Checked here, on the rank that
-  // has the bad type, before any algorithm hands it to MPI (a persistent
-  // collective initialised on some ranks only leaves the others' collective
-  // state out of step).
-  static const char probe_buffer = 0;
-  MPI_Request unused = MPI_REQUEST_NULL;
-  const int rc = MPI_Send_init(&probe_buffer, 1, type, 0, 0, probe, &unused);
-  if (rc != MPI_SUCCESS) {
-    char text[MPI_MAX_ERROR_STRING];
-    int length = 0;
-    MPI_Error_string(rc, text, &length);
-    throw Error(MPI_ERR_TYPE, std::string(argument) + " cannot be used for communication (not committed, or "
-                              "freed?): " + std::string(text, static_cast<std::size_t>(length)));
-  }
-  MPI_Request_free(&unused);
-  DatatypeLayout layout;
-  MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
-  mpi_check(MPI_Type_size_x(type, &layout.size), "MPI_Type_size_x");
-  mpi_check(MPI_Type_get_extent(type, &lb, &layout.extent), "MPI_Type_get_extent");
-  mpi_check(MPI_Type_get_true_extent(type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
-  layout.contiguous = lb == 0 && true_lb == 0 && layout.size == layout.extent && layout.size == true_extent;
-  return layout;
-}
 
 void AlltoallvArgs::move_buffers(const void* new_sendbuf, void* new_recvbuf) {
   if ((new_sendbuf == MPI_IN_PLACE) != in_place)
@@ -129,6 +65,21 @@ AlltoallvArgs AlltoallvArgs::from_user(const AlltoallvUserArgs& user, std::share
   if (sends && receives && a.sendbuf == a.recvbuf)
     throw Error(MPI_ERR_BUFFER, "sendbuf and recvbuf are the same buffer; pass MPI_IN_PLACE as sendbuf");
   return a;
+}
+
+std::optional<std::string> refusal(const AlltoallvAlgorithm& row, const AlltoallvArgs& args) {
+  if (args.buffers_move && !row.buffers_may_move(args.comm->num_nodes())) {
+    if (row.has(capability::mpi_persistent))
+      return std::string("MPI's persistent call binds the buffers, and mpix_buffers_move says they move");
+    return std::string("its window is made over recvbuf's address, and mpix_buffers_move says the buffers move");
+  }
+  if (row.has(capability::contiguous_types)) {
+    if (!args.send_layout.contiguous)
+      return std::string("sendtype is not contiguous (this algorithm moves raw bytes)");
+    if (!args.recv_layout.contiguous)
+      return std::string("recvtype is not contiguous (this algorithm moves raw bytes)");
+  }
+  return row.unsupported != nullptr ? row.unsupported(args) : std::nullopt;
 }
 
 AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm_ptr,

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "collectives/algorithm.hpp"
+#include "collectives/datatype_layout.hpp"
 #include "src/comm.hpp"
 
 namespace mpix {
-
-struct AlltoallvAlgorithm;
 
 struct AlltoallvUserArgs {
   const void* sendbuf;
@@ -27,17 +27,6 @@ struct AlltoallvUserArgs {
   // Info mpix_buffers_move=true: starts may name other buffers of the same
   // layout (MPIX_Start_with_buffers).
   bool buffers_move = false;
-};
-
-struct DatatypeLayout {
-  MPI_Count size = 0;    // bytes of data in one element
-  MPI_Aint extent = 0;   // stride between elements
-  bool contiguous = false;
-
-  // Throws MPI_ERR_TYPE, naming argument, for MPI_DATATYPE_NULL and for a
-  // type MPI cannot communicate (not committed, freed); probe: an
-  // errors-return communicator of this process alone.
-  static DatatypeLayout of(MPI_Datatype type, const char* argument, MPI_Comm probe);
 };
 
 struct AlltoallvArgs {
@@ -77,6 +66,14 @@ struct AlltoallvArgs {
   MPI_Count send_bytes(int peer) const { return sendcounts[peer] * send_layout.size; }
   MPI_Count recv_bytes(int peer) const { return recvcounts[peer] * recv_layout.size; }
 };
+
+// The Alltoallv family's rows (collectives/alltoallv/registry.def).
+using AlltoallvAlgorithm = CollectiveAlgorithm<AlltoallvArgs>;
+
+// Why row cannot run args on this rank, or nothing: first what its
+// capabilities rule out (moving buffers, non-contiguous types), then its own
+// check. Local; the caller agrees on the answer.
+std::optional<std::string> refusal(const AlltoallvAlgorithm& row, const AlltoallvArgs& args);
 
 // The algorithm a rank asks for, and its registry row (nullptr: an unknown
 // name, which every rank sees alike).

@@ -8,17 +8,33 @@ namespace algorithms {
 #undef MPIX_ALLTOALLV_ALGORITHM
 }  // namespace algorithms
 
+namespace neighbor_algorithms {
+#define MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM(id, capabilities) extern const NeighborAlgorithm id;
+#include "collectives/neighbor_alltoallv/registry.def"
+#undef MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM
+}  // namespace neighbor_algorithms
+
 namespace {
-AlltoallvAlgorithm registered(const AlltoallvAlgorithm& row, unsigned capabilities) {
-  AlltoallvAlgorithm copy = row;
+
+// A row as its file defines it, with the capabilities of its registry.def
+// line.
+template <class Row>
+Row registered(const Row& row, unsigned capabilities) {
+  Row copy = row;
   copy.capabilities = capabilities;
   return copy;
 }
+
+template <class Row>
+std::vector<const Row*> pointers_to(const std::vector<Row>& rows) {
+  std::vector<const Row*> out;
+  for (const Row& row : rows) out.push_back(&row);
+  return out;
+}
+
 }  // namespace
 
 const std::vector<const AlltoallvAlgorithm*>& alltoallv_algorithms() {
-  // The rows as their files define them, with the capabilities of their
-  // registry.def line.
   static const std::vector<AlltoallvAlgorithm> rows = [] {
     using namespace capability;
     return std::vector<AlltoallvAlgorithm>{
@@ -27,28 +43,21 @@ const std::vector<const AlltoallvAlgorithm*>& alltoallv_algorithms() {
 #undef MPIX_ALLTOALLV_ALGORITHM
     };
   }();
-  static const std::vector<const AlltoallvAlgorithm*> pointers = [] {
-    std::vector<const AlltoallvAlgorithm*> out;
-    for (const AlltoallvAlgorithm& row : rows) out.push_back(&row);
-    return out;
-  }();
+  static const std::vector<const AlltoallvAlgorithm*> pointers = pointers_to(rows);
   return pointers;
 }
 
-const AlltoallvAlgorithm* find_alltoallv_algorithm(std::string_view name) {
-  for (const AlltoallvAlgorithm* row : alltoallv_algorithms()) {
-    if (name == row->name) return row;
-  }
-  return nullptr;
-}
-
-std::string alltoallv_algorithm_names() {
-  std::string names;
-  for (const AlltoallvAlgorithm* row : alltoallv_algorithms()) {
-    if (!names.empty()) names += ", ";
-    names += row->name;
-  }
-  return names;
+const std::vector<const NeighborAlgorithm*>& neighbor_alltoallv_algorithms() {
+  static const std::vector<NeighborAlgorithm> rows = [] {
+    using namespace capability;
+    return std::vector<NeighborAlgorithm>{
+#define MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM(id, capabilities) registered(neighbor_algorithms::id, capabilities),
+#include "collectives/neighbor_alltoallv/registry.def"
+#undef MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM
+    };
+  }();
+  static const std::vector<const NeighborAlgorithm*> pointers = pointers_to(rows);
+  return pointers;
 }
 
 std::string capability_list(unsigned capabilities) {
@@ -59,21 +68,6 @@ std::string capability_list(unsigned capabilities) {
     names += c.name;
   }
   return names;
-}
-
-std::optional<std::string> refusal(const AlltoallvAlgorithm& row, const AlltoallvArgs& args) {
-  if (args.buffers_move && !row.buffers_may_move(args.comm->num_nodes())) {
-    if (row.has(capability::mpi_persistent))
-      return std::string("MPI's persistent call binds the buffers, and mpix_buffers_move says they move");
-    return std::string("its window is made over recvbuf's address, and mpix_buffers_move says the buffers move");
-  }
-  if (row.has(capability::contiguous_types)) {
-    if (!args.send_layout.contiguous)
-      return std::string("sendtype is not contiguous (this algorithm moves raw bytes)");
-    if (!args.recv_layout.contiguous)
-      return std::string("recvtype is not contiguous (this algorithm moves raw bytes)");
-  }
-  return row.unsupported != nullptr ? row.unsupported(args) : std::nullopt;
 }
 
 }  // namespace mpix

@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "collectives/algorithm.hpp"
+#include "collectives/alltoallv_args.hpp"
 #include "collectives/put_plan.hpp"
 #include "rma/window_pool.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "collectives/algorithm.hpp"
+#include "collectives/alltoallv_args.hpp"
 #include "selector/selector.hpp"
 #include "src/config.hpp"
 

@@ -51,4 +51,20 @@ const char* persistent_alltoallv_why_not() {
   return persistent_alltoallv() != nullptr ? "" : "this MPI has no persistent Alltoallv (MPI-4 MPI_Alltoallv_init)";
 }
 
+AlltoallvInit persistent_neighbor_alltoallv() {
+#if MPI_VERSION >= 4
+  return &MPI_Neighbor_alltoallv_init;
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+  return &PMPIX_Neighbor_alltoallv_init;  // as persistent_alltoallv(): this library owns the MPIX_ name
+#else
+  return nullptr;
+#endif
+}
+
+const char* persistent_neighbor_alltoallv_why_not() {
+  return persistent_neighbor_alltoallv() != nullptr
+             ? ""
+             : "this MPI has no persistent neighbourhood Alltoallv (MPI-4 MPI_Neighbor_alltoallv_init)";
+}
+
 }  // namespace mpix::mpi_implementation

@@ -30,5 +30,10 @@ using AlltoallvInit = int (*)(const void*, const int[], const int[], MPI_Datatyp
                               MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*);
 AlltoallvInit persistent_alltoallv();
 const char* persistent_alltoallv_why_not();
+// The MPI's own persistent neighbourhood Alltoallv (MPI-4's
+// MPI_Neighbor_alltoallv_init, Open MPI 4.1's extension): the same
+// signature, on a distributed-graph communicator.
+AlltoallvInit persistent_neighbor_alltoallv();
+const char* persistent_neighbor_alltoallv_why_not();
 
 }  // namespace mpix::mpi_implementation

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "collectives/algorithm.hpp"
+#include "collectives/alltoallv_args.hpp"
 #include "collectives/node_exchange.hpp"
 #include "src/error.hpp"
 

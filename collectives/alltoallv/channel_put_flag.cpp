@@ -25,7 +25,7 @@
 #include <memory>
 #include <vector>
 
-#include "collectives/algorithm.hpp"
+#include "collectives/alltoallv_args.hpp"
 #include "collectives/node_exchange.hpp"
 #include "collectives/put_plan.hpp"
 #include "collectives/rma_alltoallv.hpp"

@@ -1,6 +1,6 @@
 // Baseline: MPI_Alltoallv itself, called in Start (blocking, as applications
 // call it today); Wait has nothing left to do.
-#include "collectives/algorithm.hpp"
+#include "collectives/alltoallv_args.hpp"
 #include "src/error.hpp"
 
 namespace mpix {

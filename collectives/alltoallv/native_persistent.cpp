@@ -1,7 +1,7 @@
 // Baseline: the MPI's own persistent collective (MPI-4's MPI_Alltoallv_init,
 // Open MPI 4.1's extension of it) once, then MPI_Start / MPI_Test / MPI_Wait.
 // Refused where the MPI has none.
-#include "collectives/algorithm.hpp"
+#include "collectives/alltoallv_args.hpp"
 #include "src/error.hpp"
 #include "src/mpi_handle.hpp"
 #include "src/mpi_implementation.hpp"

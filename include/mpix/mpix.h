@@ -84,6 +84,41 @@ int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
                         MPIX_Info *info, MPIX_Request **request);
 
+/* Persistent neighbourhood Alltoallv, shaped like MPI-4's
+ * MPI_Neighbor_alltoallv_init. xcomm must come from MPIX_Comm_init on a
+ * distributed-graph communicator (MPI_Dist_graph_create[_adjacent],
+ * MPIX_Dist_graph_create_sparse); any other is MPI_ERR_TOPOLOGY on every
+ * rank. Counts and displacements are per edge, in the order
+ * MPI_Dist_graph_neighbors returns them: sources for the receive side,
+ * destinations for the send side. Duplicate edges and self-loops are legal.
+ * MPI_IN_PLACE is not (MPI does not allow it here). The arrays are copied;
+ * the buffers must stay valid until the request is freed. Arguments, memory
+ * and set-up are O(degree), never O(P). Collective; an argument error on any
+ * rank, or counts that do not match across an edge, is reported on every
+ * rank. Info key "mpix_neighbor_alltoallv_algorithm": a registry name
+ * (MPIX_Neighbor_alltoallv_algorithm), overriding
+ * MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM; default "auto". */
+int MPIX_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
+                                 MPIX_Info *info, MPIX_Request **request);
+
+/* Sparse pattern discovery: each rank names only the ranks of comm it sends
+ * to and how many elements (outdegree edges; a destination may repeat, and
+ * may be the rank itself); the library finds who sends to each rank with no
+ * O(P) collective (NBX: synchronous sends and a nonblocking barrier) and
+ * returns the distributed-graph communicator of that exchange, as
+ * MPI_Dist_graph_create_adjacent(comm, ..., info, reorder, graph_comm) would
+ * with every edge weighted by its count. MPI_Dist_graph_neighbors on it
+ * gives the sources in ascending rank order with what each sends as its
+ * weight (the receive counts), and the destinations with sendcounts: all
+ * that MPIX_Neighbor_alltoallv_init needs. Collective over comm; a bad
+ * argument on any rank fails on every rank. Free graph_comm with
+ * MPI_Comm_free. */
+int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destinations[],
+                                  const int sendcounts[], MPI_Info info, int reorder,
+                                  MPI_Comm *graph_comm);
+
 /* The MPI Advance entry points of the paper (persistent-alltoallv-rma,
  * Algorithms 1 and 3): MPIX_Alltoallv_init with the algorithm fixed to
  * "fence" or "lock" (an info key naming another algorithm is overridden). */
@@ -110,6 +145,12 @@ int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const i
 #define MPIX_ALGORITHM_NODE_CHANNEL 0x40    /* on-node blocks through the node channel */
 int MPIX_Alltoallv_algorithm_count(int *count);
 int MPIX_Alltoallv_algorithm(int index, const char **name, const char **description, int *capabilities);
+/* The registered neighbourhood Alltoallv algorithms, likewise (the names
+ * MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM and "mpix_neighbor_alltoallv_algorithm"
+ * take), with the same MPIX_ALGORITHM_* bits. */
+int MPIX_Neighbor_alltoallv_algorithm_count(int *count);
+int MPIX_Neighbor_alltoallv_algorithm(int index, const char **name, const char **description,
+                                      int *capabilities);
 
 /* Persistent request life cycle, with MPI's state rules: starting an active
  * request or freeing an active request is an error (MPI_ERR_REQUEST); waiting

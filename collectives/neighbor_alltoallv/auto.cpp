@@ -1,0 +1,119 @@
+// auto for the neighbourhood family: a tournament (collectives/
+// auto_tournament.hpp) among every algorithm that can run these arguments,
+// timed by the application's own iteration periods, with MPI's own call as
+// the prior: it runs first, is always measured, and keeps its place unless
+// another beats it by more than the tournament's margin. This family has no
+// cost model yet, so nothing is predicted: the candidates are few, and each
+// costs the tournament one trial.
+#include <mpix/mpix.h>
+
+#include <optional>
+#include <string>
+
+#include "collectives/alltoallv_config.hpp"
+#include "collectives/auto_tournament.hpp"
+#include "collectives/neighbor_alltoallv_init.hpp"
+#include "collectives/registry.hpp"
+#include "src/error.hpp"
+
+namespace mpix {
+
+namespace {
+
+std::vector<const NeighborAlgorithm*> candidate_rows() {
+  std::vector<const NeighborAlgorithm*> rows;
+  for (const NeighborAlgorithm* row : neighbor_alltoallv_algorithms())
+    if (!row->has(capability::selects)) rows.push_back(row);
+  return rows;
+}
+
+// Every candidate that no rank refuses, agreed by one MPI_Allreduce; the
+// prior is MPI's own call.
+Selection agreed_selection(const NeighborArgs& args, const std::vector<const NeighborAlgorithm*>& rows,
+                           int& baseline) {
+  std::vector<int> refused(rows.size(), 0);
+  std::vector<std::optional<std::string>> why(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    why[i] = refusal(*rows[i], args);
+    refused[i] = why[i] ? 1 : 0;
+  }
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, refused.data(), static_cast<int>(refused.size()), MPI_INT, MPI_MAX,
+                          args.comm->global()),
+            "MPI_Allreduce");
+  Selection selection;
+  baseline = -1;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CandidatePrediction& p = selection.predictions.emplace_back();
+    p.name = rows[i]->name;
+    p.eligible = refused[i] == 0;
+    if (!p.eligible) p.why_not = why[i] ? *why[i] : "another rank cannot run it";
+    if (p.eligible && rows[i]->has(capability::mpi_baseline)) baseline = static_cast<int>(i);
+  }
+  if (baseline < 0) throw Error(MPI_ERR_INTERN, "auto: MPI's own neighbourhood call cannot run these arguments");
+  selection.chosen = baseline;
+  selection.reason = "MPI's own call first; the tournament decides";
+  return selection;
+}
+
+TournamentRule rule_of(const Config& config) {
+  const AlltoallvConfig& shared = config.section<AlltoallvConfig>();
+  TournamentRule rule;
+  rule.timed = shared.auto_periods;
+  rule.scout = std::min(rule.scout, rule.timed);
+  rule.within = shared.auto_within;
+  rule.settle_within = shared.auto_settle;
+  return rule;
+}
+
+class AutoNeighborAlltoallv final : public PersistentOperation {
+ public:
+  explicit AutoNeighborAlltoallv(const NeighborArgs& args) : args_(args), rows_(candidate_rows()) {
+    const Config& config = args_.comm->config();
+    const bool verbose = args_.comm->rank() == 0 && config.verbose >= 1;
+    int baseline = -1;
+    Selection selection = agreed_selection(args_, rows_, baseline);
+    std::vector<std::string> names;
+    for (const NeighborAlgorithm* row : rows_) names.emplace_back(row->name);
+    if (verbose) {
+      std::string listing;
+      for (const CandidatePrediction& p : selection.predictions)
+        listing += "\n  " + p.name + (p.eligible ? ": a candidate" : ": cannot run (" + p.why_not + ")");
+      std::fprintf(stderr, "mpix-rma: neighbourhood auto (%s)%s\n", selection.reason.c_str(), listing.c_str());
+    }
+    tournament_.emplace(std::move(names), std::move(selection), baseline,
+                        config.section<AlltoallvConfig>().expected_iterations, rule_of(config),
+                        args_.comm->global(), verbose,
+                        [this](int index) { return rows_[static_cast<std::size_t>(index)]->create(args_); });
+  }
+
+  void start() override {
+    tournament_->at_start();
+    tournament_->operation().start();
+  }
+  bool test() override { return tournament_->operation().test(); }
+  void wait() override { tournament_->operation().wait(); }
+
+  const char* running_algorithm() const override { return tournament_->running_name(); }
+  bool settled() const override { return tournament_->settled(); }
+  bool forwards() const override { return true; }
+  PersistentOperation* settled_on() override {
+    return tournament_->settled_for_good() ? &tournament_->operation() : nullptr;
+  }
+
+ private:
+  NeighborArgs args_;
+  std::vector<const NeighborAlgorithm*> rows_;
+  std::optional<AutoTournament> tournament_;  // made last: it sets up candidates from args_ and rows_
+};
+
+}  // namespace
+
+namespace neighbor_algorithms {
+extern const NeighborAlgorithm auto_{
+    "auto",
+    "a tournament timing the application's own iterations among the algorithms that can run, MPI's own call "
+    "first",
+    runs_any_arguments, make_operation<AutoNeighborAlltoallv>};
+}  // namespace neighbor_algorithms
+
+}  // namespace mpix

@@ -1,0 +1,19 @@
+// The neighbourhood Alltoallv family's section of the configuration
+// (MPIX_NEIGHBOR_ALLTOALLV_*): its rows are in neighbor_alltoallv_config.cpp
+// and join the typed table through src/components.def. What every family's
+// requests share -- MPIX_FALLBACK, MPIX_EXPECTED_ITERATIONS and auto's
+// tournament (MPIX_AUTO_*) -- stays in the Alltoallv section, where it was
+// first defined, and applies to this family alike.
+#pragma once
+
+#include <string>
+
+#include "src/config.hpp"
+
+namespace mpix {
+
+struct NeighborAlltoallvConfig {
+  std::string algorithm;  // forced for every request; empty: the library's default
+};
+
+}  // namespace mpix

@@ -1,0 +1,406 @@
+// Every registered neighbourhood Alltoallv algorithm on graphs of every
+// shape (ring, random and asymmetric, empty in- or out-degree, duplicate
+// edges, self-loops, no edges at all), against the values each edge must
+// carry and against MPI_Neighbor_alltoallv, the oracle, with send data that
+// changes every iteration and receive buffers poisoned before each one.
+// New algorithms are covered by adding their registry row: the suites list
+// the registry. Also: several live requests, bad input on one rank failing
+// on every rank, auto settling, and sparse pattern discovery against an
+// MPI_Alltoall of counts.
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "collectives/registry.hpp"
+#include "tests/mpi_test.hpp"
+#include "tests/neighbor/neighbor_graph.hpp"
+
+using namespace mpix_test;
+
+namespace {
+
+constexpr int poison = -7;
+
+std::vector<std::string> neighbor_algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto* row : mpix::neighbor_alltoallv_algorithms()) names.emplace_back(row->name);
+  return names;
+}
+bool is_candidate(const std::string& name) {
+  const auto* row = mpix::find_row(mpix::neighbor_alltoallv_algorithms(), name);
+  return row != nullptr && !row->has(mpix::capability::selects);
+}
+
+std::string algorithm_of(const MPIX_Request* request) {
+  char name[MPIX_MAX_OBJECT_NAME];
+  int len = 0;
+  MPIX_Request_get_algorithm(request, name, &len);
+  return std::string(name, len);
+}
+
+// 30 on 2 ranks; oversubscribed runs pay milliseconds per synchronization.
+int iterations() { return world_size() <= 2 ? 30 : 3; }
+
+int value(int edge, int iteration, int i) { return edge * 100000 + iteration * 1000 + i % 997; }
+
+void complete(MPIX_Request* request, int iteration) {
+  if (iteration % 2 == 0) {
+    EXPECT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    return;
+  }
+  int flag = 0;
+  while (!flag) ASSERT_EQ(MPIX_Test(request, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
+}
+
+// A graph communicator wrapped for the library, with an info that forces
+// one algorithm (none: the default).
+class GraphComm {
+ public:
+  GraphComm(MPI_Comm graph, const std::string& algorithm) : graph_(graph) {
+    EXPECT_EQ(MPIX_Comm_init(&comm_, graph_), MPI_SUCCESS);
+    MPIX_Info_init(&info_);
+    if (!algorithm.empty()) MPIX_Info_set(info_, "mpix_neighbor_alltoallv_algorithm", algorithm.c_str());
+  }
+  ~GraphComm() {
+    MPIX_Info_free(&info_);
+    MPIX_Comm_free(&comm_);
+    MPI_Comm_free(&graph_);
+  }
+  GraphComm(const GraphComm&) = delete;
+  GraphComm& operator=(const GraphComm&) = delete;
+  MPI_Comm graph() const { return graph_; }
+  MPIX_Comm* comm() const { return comm_; }
+  MPIX_Info* info() const { return info_; }
+
+ private:
+  MPI_Comm graph_;
+  MPIX_Comm* comm_ = nullptr;
+  MPIX_Info* info_ = nullptr;
+};
+
+int init(const RankView& v, const std::vector<int>& send, std::vector<int>& recv, const GraphComm& g,
+         MPIX_Request** request) {
+  return MPIX_Neighbor_alltoallv_init(send.data(), v.sendcounts.data(), v.sdispls.data(), MPI_INT, recv.data(),
+                                      v.recvcounts.data(), v.rdispls.data(), MPI_INT, g.comm(), g.info(), request);
+}
+
+void fill(const RankView& v, std::vector<int>& send, int iteration) {
+  std::fill(send.begin(), send.end(), poison);
+  for (std::size_t k = 0; k < v.destinations.size(); ++k)
+    for (int i = 0; i < v.sendcounts[k]; ++i) send[v.sdispls[k] + i] = value(v.out_edge[k], iteration, i);
+}
+
+// Every received element is its edge's, every gap still poison.
+void expect_received(const RankView& v, const std::vector<int>& recv, int iteration) {
+  std::vector<int> expected(recv.size(), poison);
+  for (std::size_t k = 0; k < v.sources.size(); ++k)
+    for (int i = 0; i < v.recvcounts[k]; ++i) expected[v.rdispls[k] + i] = value(v.in_edge[k], iteration, i);
+  const auto wrong = std::mismatch(recv.begin(), recv.end(), expected.begin());
+  EXPECT_TRUE(wrong.first == recv.end()) << "iteration " << iteration << ": element "
+                                         << (wrong.first - recv.begin()) << " is " << *wrong.first << ", not "
+                                         << *wrong.second;
+}
+
+using Params = std::tuple<std::string, std::size_t>;  // algorithm, graph
+
+class NeighborOracle : public MpiTest, public ::testing::WithParamInterface<Params> {};
+
+}  // namespace
+
+TEST_P(NeighborOracle, EveryEdgeCarriesItsBlockAsMpiDoes) {
+  const auto& [algorithm, graph_index] = GetParam();
+  const std::vector<Edge> edges = graph_cases()[graph_index].edges(world_size());
+  const RankView v = view_of(edges, world_rank());
+  GraphComm g(adjacent_graph(v), algorithm);
+  std::vector<int> send(std::max(1, v.send_elements)), recv(std::max(1, v.recv_elements)), oracle(recv.size());
+  MPIX_Request* request = nullptr;
+  const int rc = init(v, send, recv, g, &request);
+  ASSERT_EQ(rc, MPI_SUCCESS) << error_message(rc);
+  if (is_candidate(algorithm)) EXPECT_EQ(algorithm_of(request), algorithm);
+  else EXPECT_TRUE(is_candidate(algorithm_of(request))) << algorithm_of(request);
+  for (int it = 0; it < iterations() && !HasFailure(); ++it) {
+    fill(v, send, it);
+    std::fill(recv.begin(), recv.end(), poison);
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    complete(request, it);
+    expect_received(v, recv, it);
+    std::fill(oracle.begin(), oracle.end(), poison);
+    MPI_Neighbor_alltoallv(send.data(), v.sendcounts.data(), v.sdispls.data(), MPI_INT, oracle.data(),
+                           v.recvcounts.data(), v.rdispls.data(), MPI_INT, g.graph());
+    EXPECT_EQ(recv, oracle) << "iteration " << it;
+  }
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, NeighborOracle,
+                         ::testing::Combine(::testing::ValuesIn(neighbor_algorithm_names()),
+                                            ::testing::Range<std::size_t>(0, graph_cases().size())),
+                         [](const ::testing::TestParamInfo<Params>& info) {
+                           return std::get<0>(info.param) + "_" + graph_cases()[std::get<1>(info.param)].name;
+                         });
+
+// MPI_Dist_graph_create, the general form: each rank names some edges of
+// its own (here: its out-edges), and MPI decides the order in which
+// MPI_Dist_graph_neighbors lists them. Counts depend on the pair only, so
+// duplicates agree however MPI pairs them; MPI's own call is the oracle.
+class NeighborGeneralGraph : public MpiTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(NeighborGeneralGraph, MatchesMpiOnAGraphMpiOrdered) {
+  const int p = world_size(), me = world_rank();
+  std::vector<int> mine;
+  for (const Edge& e : random_edges(p, 23u, 0))
+    if (e.from == me) mine.push_back(e.to);
+  const int degree = static_cast<int>(mine.size());
+  MPI_Comm graph = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Dist_graph_create(MPI_COMM_WORLD, degree > 0 ? 1 : 0, &me, &degree, mine.data(), MPI_UNWEIGHTED,
+                                  MPI_INFO_NULL, 0, &graph),
+            MPI_SUCCESS);
+  int indegree = 0, outdegree = 0, weighted = 0;
+  MPI_Dist_graph_neighbors_count(graph, &indegree, &outdegree, &weighted);
+  std::vector<int> sources(indegree), destinations(outdegree);
+  MPI_Dist_graph_neighbors(graph, indegree, sources.data(), MPI_UNWEIGHTED, outdegree, destinations.data(),
+                           MPI_UNWEIGHTED);
+  const auto pair_count = [](int from, int to) { return 1 + (3 * from + 5 * to) % 11; };
+  RankView v;
+  for (int k = 0; k < outdegree; ++k) {
+    v.destinations.push_back(destinations[k]);
+    v.sendcounts.push_back(pair_count(me, destinations[k]));
+    v.sdispls.push_back(v.send_elements);
+    v.send_elements += v.sendcounts.back();
+  }
+  for (int k = 0; k < indegree; ++k) {
+    v.sources.push_back(sources[k]);
+    v.recvcounts.push_back(pair_count(sources[k], me));
+    v.rdispls.push_back(v.recv_elements);
+    v.recv_elements += v.recvcounts.back();
+  }
+  GraphComm g(graph, GetParam());
+  std::vector<int> send(std::max(1, v.send_elements)), recv(std::max(1, v.recv_elements)), oracle(recv.size());
+  MPIX_Request* request = nullptr;
+  const int rc = init(v, send, recv, g, &request);
+  ASSERT_EQ(rc, MPI_SUCCESS) << error_message(rc);
+  for (int it = 0; it < iterations() && !HasFailure(); ++it) {
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = me * 100000 + it * 1000 + static_cast<int>(i);
+    std::fill(recv.begin(), recv.end(), poison);
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    complete(request, it);
+    std::fill(oracle.begin(), oracle.end(), poison);
+    MPI_Neighbor_alltoallv(send.data(), v.sendcounts.data(), v.sdispls.data(), MPI_INT, oracle.data(),
+                           v.recvcounts.data(), v.rdispls.data(), MPI_INT, g.graph());
+    EXPECT_EQ(recv, oracle) << "iteration " << it;
+  }
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, NeighborGeneralGraph, ::testing::ValuesIn(neighbor_algorithm_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+namespace {
+
+class NeighborRequests : public MpiTest {
+ protected:
+  // The ring, every rank's view, and the default algorithm.
+  std::vector<Edge> edges_ = graph_cases()[0].edges(world_size());
+  RankView v_ = view_of(edges_, world_rank());
+};
+
+}  // namespace
+
+// Two live requests over one communicator, started together by
+// MPIX_Startall, each delivering its own data; then auto settles on a
+// candidate and stays correct.
+TEST_F(NeighborRequests, SeveralLiveRequestsStartedTogether) {
+  GraphComm g(adjacent_graph(v_), "");
+  std::vector<int> send_a(v_.send_elements), recv_a(v_.recv_elements);
+  std::vector<int> send_b(v_.send_elements), recv_b(v_.recv_elements);
+  MPIX_Request* requests[2] = {nullptr, nullptr};
+  ASSERT_EQ(init(v_, send_a, recv_a, g, &requests[0]), MPI_SUCCESS);
+  ASSERT_EQ(init(v_, send_b, recv_b, g, &requests[1]), MPI_SUCCESS);
+  const int rounds = world_size() <= 2 ? 200 : 5;
+  for (int it = 0; it < rounds && !HasFailure(); ++it) {
+    fill(v_, send_a, it);
+    fill(v_, send_b, it + 500);
+    std::fill(recv_a.begin(), recv_a.end(), poison);
+    std::fill(recv_b.begin(), recv_b.end(), poison);
+    ASSERT_EQ(MPIX_Startall(2, requests), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(requests[1], MPI_STATUS_IGNORE), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(requests[0], MPI_STATUS_IGNORE), MPI_SUCCESS);
+    expect_received(v_, recv_a, it);
+    expect_received(v_, recv_b, it + 500);
+  }
+  for (MPIX_Request*& r : requests) {
+    EXPECT_TRUE(is_candidate(algorithm_of(r))) << algorithm_of(r);
+    if (world_size() <= 2) {
+      int settled = 0;
+      EXPECT_EQ(MPIX_Request_is_settled(r, &settled), MPI_SUCCESS);
+      EXPECT_EQ(settled, 1) << "auto still in its tournament after " << rounds << " iterations";
+    }
+    EXPECT_EQ(MPIX_Request_free(&r), MPI_SUCCESS);
+  }
+}
+
+// Bad input on one rank is the same error on every rank, naming it.
+TEST_F(NeighborRequests, ACommunicatorWithoutAGraphFailsOnEveryRank) {
+  MPIX_Comm* world = nullptr;
+  ASSERT_EQ(MPIX_Comm_init(&world, MPI_COMM_WORLD), MPI_SUCCESS);
+  std::vector<int> buffer(4), counts(world_size(), 1), displs(world_size(), 0);
+  MPIX_Request* request = nullptr;
+  const int rc = MPIX_Neighbor_alltoallv_init(buffer.data(), counts.data(), displs.data(), MPI_INT, buffer.data(),
+                                              counts.data(), displs.data(), MPI_INT, world, nullptr, &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_TOPOLOGY) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("distributed-graph"), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+  MPIX_Comm_free(&world);
+}
+
+TEST_F(NeighborRequests, MpiInPlaceOnOneRankFailsOnEveryRank) {
+  GraphComm g(adjacent_graph(v_), "");
+  std::vector<int> send(v_.send_elements), recv(v_.recv_elements);
+  MPIX_Request* request = nullptr;
+  const int rc = MPIX_Neighbor_alltoallv_init(world_rank() == 0 ? MPI_IN_PLACE : send.data(), v_.sendcounts.data(),
+                                              v_.sdispls.data(), MPI_INT, recv.data(), v_.recvcounts.data(),
+                                              v_.rdispls.data(), MPI_INT, g.comm(), g.info(), &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_BUFFER) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("MPI_IN_PLACE"), std::string::npos) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("rank 0"), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+}
+
+TEST_F(NeighborRequests, CountsThatDisagreeAcrossAnEdgeFailOnEveryRank) {
+  GraphComm g(adjacent_graph(v_), "");
+  RankView bad = v_;
+  if (world_rank() == 0) bad.sendcounts[0] -= 1;  // rank 0 sends one element less on its first edge
+  std::vector<int> send(v_.send_elements), recv(v_.recv_elements);
+  MPIX_Request* request = nullptr;
+  const int rc = init(bad, send, recv, g, &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_TRUNCATE) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("rank 0 sends"), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+}
+
+TEST_F(NeighborRequests, ANegativeCountOnOneRankFailsOnEveryRank) {
+  GraphComm g(adjacent_graph(v_), "");
+  RankView bad = v_;
+  const int last = world_size() - 1;
+  if (world_rank() == last) bad.recvcounts[0] = -1;
+  std::vector<int> send(v_.send_elements), recv(v_.recv_elements);
+  MPIX_Request* request = nullptr;
+  const int rc = init(bad, send, recv, g, &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_COUNT) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("recvcounts[0] = -1"), std::string::npos) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("rank " + std::to_string(last)), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+}
+
+TEST_F(NeighborRequests, RanksAskingForDifferentAlgorithmsFailOnEveryRank) {
+  const std::vector<std::string> names = neighbor_algorithm_names();
+  GraphComm g(adjacent_graph(v_), world_rank() == 0 ? names.back() : names.front());
+  std::vector<int> send(v_.send_elements), recv(v_.recv_elements);
+  MPIX_Request* request = nullptr;
+  const int rc = init(v_, send, recv, g, &request);
+  EXPECT_EQ(error_class(rc), MPIX_Error_class_of(MPIX_ERRKIND_ALGORITHM)) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("different"), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+}
+
+TEST_F(NeighborRequests, AnUnknownAlgorithmFallsBackToTheDefault) {
+  GraphComm g(adjacent_graph(v_), "no_such_algorithm");
+  std::vector<int> send(v_.send_elements), recv(v_.recv_elements);
+  MPIX_Request* request = nullptr;
+  if (world_rank() == 0) ::testing::internal::CaptureStderr();
+  ASSERT_EQ(init(v_, send, recv, g, &request), MPI_SUCCESS);
+  const std::string log = world_rank() == 0 ? ::testing::internal::GetCapturedStderr() : "";
+  if (world_rank() == 0) EXPECT_NE(log.find("no_such_algorithm"), std::string::npos) << log;
+  EXPECT_TRUE(is_candidate(algorithm_of(request)));
+  fill(v_, send, 3);
+  std::fill(recv.begin(), recv.end(), poison);
+  ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  expect_received(v_, recv, 3);
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+// Sparse pattern discovery: every rank knows only its own out-edges; the
+// graph found must be the one an MPI_Alltoall of counts reveals: per
+// source, its edges to this rank, in its order, with their counts.
+class SparseDiscovery : public MpiTest, public ::testing::WithParamInterface<std::size_t> {};
+
+TEST_P(SparseDiscovery, FindsTheSourcesAnAlltoallOfCountsFinds) {
+  const int p = world_size(), me = world_rank();
+  const std::vector<Edge> edges = graph_cases()[GetParam()].edges(p);
+  const RankView v = view_of(edges, me);
+  MPI_Comm graph = MPI_COMM_NULL;
+  ASSERT_EQ(MPIX_Dist_graph_create_sparse(MPI_COMM_WORLD, static_cast<int>(v.destinations.size()),
+                                          v.destinations.data(), v.sendcounts.data(), MPI_INFO_NULL, 0, &graph),
+            MPI_SUCCESS);
+  // The reference, O(P): how many edges I send each rank, then their counts.
+  std::vector<int> edges_to(p, 0), edges_from(p);
+  for (int d : v.destinations) ++edges_to[d];
+  MPI_Alltoall(edges_to.data(), 1, MPI_INT, edges_from.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  std::vector<int> sdispls(p, 0), rdispls(p, 0);
+  for (int r = 1; r < p; ++r) {
+    sdispls[r] = sdispls[r - 1] + edges_to[r - 1];
+    rdispls[r] = rdispls[r - 1] + edges_from[r - 1];
+  }
+  std::vector<int> outgoing(v.destinations.size()), filled(p, 0);
+  for (std::size_t k = 0; k < v.destinations.size(); ++k)
+    outgoing[sdispls[v.destinations[k]] + filled[v.destinations[k]]++] = v.sendcounts[k];
+  const int incoming_total = rdispls[p - 1] + edges_from[p - 1];
+  std::vector<int> incoming(std::max(1, incoming_total));
+  MPI_Alltoallv(outgoing.data(), edges_to.data(), sdispls.data(), MPI_INT, incoming.data(), edges_from.data(),
+                rdispls.data(), MPI_INT, MPI_COMM_WORLD);
+  std::vector<int> expected_sources, expected_counts;
+  for (int r = 0; r < p; ++r)
+    for (int k = 0; k < edges_from[r]; ++k) {
+      expected_sources.push_back(r);
+      expected_counts.push_back(incoming[rdispls[r] + k]);
+    }
+
+  int indegree = 0, outdegree = 0, weighted = 0;
+  ASSERT_EQ(MPI_Dist_graph_neighbors_count(graph, &indegree, &outdegree, &weighted), MPI_SUCCESS);
+  std::vector<int> sources(indegree), source_weights(indegree), destinations(outdegree), destination_weights(outdegree);
+  MPI_Dist_graph_neighbors(graph, indegree, sources.data(), source_weights.data(), outdegree, destinations.data(),
+                           destination_weights.data());
+  EXPECT_EQ(sources, expected_sources);
+  EXPECT_EQ(source_weights, expected_counts);
+  EXPECT_EQ(destinations, v.destinations);
+  EXPECT_EQ(destination_weights, v.sendcounts);
+
+  // The graph is ready for a halo exchange: the weights are the counts.
+  RankView found;
+  found.sources = sources;
+  found.recvcounts = source_weights;
+  found.destinations = destinations;
+  found.sendcounts = destination_weights;
+  for (int c : found.sendcounts) found.sdispls.push_back(found.send_elements), found.send_elements += c;
+  for (int c : found.recvcounts) found.rdispls.push_back(found.recv_elements), found.recv_elements += c;
+  GraphComm g(graph, "");
+  std::vector<int> send(std::max(1, found.send_elements)), recv(std::max(1, found.recv_elements)), oracle(recv.size());
+  for (std::size_t i = 0; i < send.size(); ++i) send[i] = me * 1000 + static_cast<int>(i);
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(init(found, send, recv, g, &request), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  MPI_Neighbor_alltoallv(send.data(), found.sendcounts.data(), found.sdispls.data(), MPI_INT, oracle.data(),
+                         found.recvcounts.data(), found.rdispls.data(), MPI_INT, g.graph());
+  EXPECT_EQ(recv, oracle);
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Graphs, SparseDiscovery, ::testing::Range<std::size_t>(0, graph_cases().size()),
+                         [](const ::testing::TestParamInfo<std::size_t>& info) {
+                           return std::string(graph_cases()[info.param].name);
+                         });
+
+TEST_F(NeighborRequests, DiscoveryWithABadDestinationFailsOnEveryRank) {
+  const int last = world_size() - 1;
+  const int destination = world_rank() == last ? world_size() : 0;
+  const int count = 1;
+  MPI_Comm graph = MPI_COMM_NULL;
+  const int rc = MPIX_Dist_graph_create_sparse(MPI_COMM_WORLD, 1, &destination, &count, MPI_INFO_NULL, 0, &graph);
+  EXPECT_EQ(error_class(rc), MPI_ERR_RANK) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("destinations[0]"), std::string::npos) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("rank " + std::to_string(last)), std::string::npos) << error_message(rc);
+  EXPECT_EQ(graph, MPI_COMM_NULL);
+}
