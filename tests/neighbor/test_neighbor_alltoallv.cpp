@@ -218,6 +218,7 @@ TEST_F(NeighborRequests, SeveralLiveRequestsStartedTogether) {
   ASSERT_EQ(init(v_, send_a, recv_a, g, &requests[0]), MPI_SUCCESS);
   ASSERT_EQ(init(v_, send_b, recv_b, g, &requests[1]), MPI_SUCCESS);
   const int rounds = world_size() <= 2 ? 200 : 5;
+  int ever_settled[2] = {0, 0};  // a drift may re-run a tournament later: having settled once is the point
   for (int it = 0; it < rounds && !HasFailure(); ++it) {
     fill(v_, send_a, it);
     fill(v_, send_b, it + 500);
@@ -228,15 +229,16 @@ TEST_F(NeighborRequests, SeveralLiveRequestsStartedTogether) {
     ASSERT_EQ(MPIX_Wait(requests[0], MPI_STATUS_IGNORE), MPI_SUCCESS);
     expect_received(v_, recv_a, it);
     expect_received(v_, recv_b, it + 500);
-  }
-  for (MPIX_Request*& r : requests) {
-    EXPECT_TRUE(is_candidate(algorithm_of(r))) << algorithm_of(r);
-    if (world_size() <= 2) {
+    for (int i = 0; i < 2; ++i) {
       int settled = 0;
-      EXPECT_EQ(MPIX_Request_is_settled(r, &settled), MPI_SUCCESS);
-      EXPECT_EQ(settled, 1) << "auto still in its tournament after " << rounds << " iterations";
+      EXPECT_EQ(MPIX_Request_is_settled(requests[i], &settled), MPI_SUCCESS);
+      ever_settled[i] |= settled;
     }
-    EXPECT_EQ(MPIX_Request_free(&r), MPI_SUCCESS);
+  }
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_TRUE(is_candidate(algorithm_of(requests[i]))) << algorithm_of(requests[i]);
+    if (world_size() <= 2) EXPECT_EQ(ever_settled[i], 1) << "auto never settled in " << rounds << " iterations";
+    EXPECT_EQ(MPIX_Request_free(&requests[i]), MPI_SUCCESS);
   }
 }
 
