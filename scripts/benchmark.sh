@@ -17,14 +17,19 @@
 #   dropin     an unmodified program looping MPI_Alltoallv (8 B .. 4 MiB,
 #              three loops), plain and under the drop-in, alternating.
 #   rma        the RMA layer: memory-handle put latency, RMA-MT (REPEATS=11).
+#   neighbor   the neighbourhood Alltoallv of a ring graph (8 B, 32 KiB and
+#              256 KiB per edge), application loop, heap: MPI's own
+#              MPI_Neighbor_alltoallv against MPIX_Neighbor_alltoallv_init,
+#              interleaved; one table per launch. Arguments go to
+#              bench_neighbor, e.g. --algorithms mpi,auto,channel.
 # MPI=openmpi builds and runs against Open MPI (default: MPICH); results
 # then go to results/<name>-openmpi/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-}
 case "$name" in
-  alltoallv | spmv_halo | dropin | rma) shift ;;
-  *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma [arguments]" >&2; exit 2 ;;
+  alltoallv | spmv_halo | dropin | rma | neighbor) shift ;;
+  *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma|neighbor [arguments]" >&2; exit 2 ;;
 esac
 { read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
 results=$root/results/$name
@@ -48,4 +53,10 @@ case "$name" in
   rma)
     exec /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
       --repeats "${REPEATS:-11}" ;;
+  neighbor)
+    mkdir -p "$results"
+    read -ra launcher <<< "$mpiexec"
+    for launch in $(seq "${LAUNCHES:-3}"); do
+      "${launcher[@]}" -n "${RANKS:-2}" "$build/benchmarks/bench_neighbor" "$@" | tee "$results/launch_$launch.txt"
+    done ;;
 esac
