@@ -36,6 +36,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -128,6 +129,45 @@ class AutoTournament {
   bool suspects_checked_ = false;  // the running tournament is that second try
   bool in_playoff_ = false;
   std::vector<PeriodMeasure> first_round_;  // the playoff's pair as first measured
+};
+
+// The operation of a family's auto: every call goes to what its tournament
+// runs now, and once the tournament has settled for good the request calls
+// that directly (settled_on). Args is the family's arguments type; the
+// family's constructor works out the selection and calls begin().
+template <class Args>
+class AutoOperation : public PersistentOperation {
+ public:
+  void start() override {
+    tournament_->at_start();
+    tournament_->operation().start();
+  }
+  bool test() override { return tournament_->operation().test(); }
+  void wait() override { tournament_->operation().wait(); }
+  const char* running_algorithm() const override { return tournament_->running_name(); }
+  bool settled() const override { return tournament_->settled(); }
+  bool forwards() const override { return true; }
+  PersistentOperation* settled_on() override {
+    return tournament_->settled_for_good() ? &tournament_->operation() : nullptr;
+  }
+
+ protected:
+  explicit AutoOperation(const Args& args) : args_(args) {}
+
+  // Collective: the tournament among rows (candidate i runs rows[i] over
+  // args_), as AutoTournament's constructor describes.
+  template <class Row>
+  void begin(const std::vector<const Row*>& rows, Selection selection, int baseline, long expected_iterations,
+             TournamentRule rule, bool verbose) {
+    std::vector<std::string> names;
+    for (const Row* row : rows) names.emplace_back(row->name);
+    tournament_.emplace(std::move(names), std::move(selection), baseline, expected_iterations, rule,
+                        args_.comm->global(), verbose,
+                        [this, rows](int index) { return rows[static_cast<std::size_t>(index)]->create(args_); });
+  }
+
+  Args args_;
+  std::optional<AutoTournament> tournament_;  // after args_: freed first, its operations made from args_
 };
 
 }  // namespace mpix

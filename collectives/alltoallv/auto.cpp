@@ -47,24 +47,22 @@ TournamentRule rule_of(const Config& config, long settle_within) {
   return rule;
 }
 
-class AutoAlltoallv final : public PersistentOperation {
+class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
  public:
-  explicit AutoAlltoallv(const AlltoallvArgs& args) : args_(args), rows_(candidate_rows()) {
+  explicit AutoAlltoallv(const AlltoallvArgs& args) : AutoOperation(args) {
     const Config& config = args_.comm->config();
     const bool verbose = args_.comm->rank() == 0 && config.verbose >= 1;
-    const SelectionInputs inputs = agree_selection_inputs(args_, config, rows_);
+    const std::vector<const AlltoallvAlgorithm*> rows = candidate_rows();
+    const SelectionInputs inputs = agree_selection_inputs(args_, config, rows);
     Selection selection;
     try {
       selection = select_algorithm(inputs, tuning_parameters(config));
     } catch (const std::invalid_argument& e) {
       throw Error(error_code(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
     }
-    std::vector<std::string> names;
     int baseline = -1;
-    for (std::size_t i = 0; i < rows_.size(); ++i) {
-      names.emplace_back(rows_[i]->name);
-      if (rows_[i]->has(capability::mpi_baseline) && selection.predictions[i].eligible) baseline = static_cast<int>(i);
-    }
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (rows[i]->has(capability::mpi_baseline) && selection.predictions[i].eligible) baseline = static_cast<int>(i);
     if (verbose) {
       const TuningParameters& tuning = tuning_parameters(config);
       const std::string& tuning_file = config.section<AlltoallvConfig>().tuning_file;
@@ -75,35 +73,15 @@ class AutoAlltoallv final : public PersistentOperation {
                    tuning_file.empty() ? "built-in" : tuning_file.c_str(),
                    describe_selection(inputs, selection).c_str());
     }
-    tournament_.emplace(std::move(names), std::move(selection), baseline, inputs.expected_iterations,
-                        rule_of(config, inputs.settle_within), args_.comm->global(), verbose,
-                        [this](int index) { return rows_[static_cast<std::size_t>(index)]->create(args_); });
+    begin(rows, std::move(selection), baseline, inputs.expected_iterations, rule_of(config, inputs.settle_within),
+          verbose);
   }
-
-  void start() override {
-    tournament_->at_start();
-    tournament_->operation().start();
-  }
-  bool test() override { return tournament_->operation().test(); }
-  void wait() override { tournament_->operation().wait(); }
 
   // Forwarded, and kept for an operation the tournament switches to.
   void rebind(const void* sendbuf, void* recvbuf) override {
     args_.move_buffers(sendbuf, recvbuf);
     tournament_->operation().rebind(sendbuf, recvbuf);
   }
-
-  const char* running_algorithm() const override { return tournament_->running_name(); }
-  bool settled() const override { return tournament_->settled(); }
-  bool forwards() const override { return true; }
-  PersistentOperation* settled_on() override {
-    return tournament_->settled_for_good() ? &tournament_->operation() : nullptr;
-  }
-
- private:
-  AlltoallvArgs args_;
-  std::vector<const AlltoallvAlgorithm*> rows_;
-  std::optional<AutoTournament> tournament_;  // made last: it sets up candidates from args_ and rows_
 };
 
 }  // namespace

@@ -2,8 +2,8 @@
 // Open MPI 4.1's extension of it) once, then MPI_Start / MPI_Test / MPI_Wait.
 // Refused where the MPI has none.
 #include "collectives/alltoallv_args.hpp"
+#include "collectives/persistent_mpi_request.hpp"
 #include "src/error.hpp"
-#include "src/mpi_handle.hpp"
 #include "src/mpi_implementation.hpp"
 
 namespace mpix {
@@ -22,24 +22,13 @@ class NativePersistentAlltoallv final : public PersistentOperation {
               "MPI_Alltoallv_init");
   }
 
-  void start() override {
-    MPI_Request r = request_.get();
-    mpi_check(MPI_Start(&r), "MPI_Start");
-  }
-  bool test() override {
-    MPI_Request r = request_.get();
-    int flag = 0;
-    mpi_check(MPI_Test(&r, &flag, MPI_STATUS_IGNORE), "MPI_Test");
-    return flag != 0;
-  }
-  void wait() override {
-    MPI_Request r = request_.get();
-    mpi_check(MPI_Wait(&r, MPI_STATUS_IGNORE), "MPI_Wait");
-  }
+  void start() override { request_.start(); }
+  bool test() override { return request_.test(); }
+  void wait() override { request_.wait(); }
 
  private:
   AlltoallvArgs args_;
-  UniqueRequest request_;
+  PersistentMpiRequest request_;  // freed before args_, whose arrays MPI reads
 };
 
 std::optional<std::string> without_persistent_alltoallv(const AlltoallvArgs&) {

@@ -65,45 +65,23 @@ TournamentRule rule_of(const Config& config) {
   return rule;
 }
 
-class AutoNeighborAlltoallv final : public PersistentOperation {
+class AutoNeighborAlltoallv final : public AutoOperation<NeighborArgs> {
  public:
-  explicit AutoNeighborAlltoallv(const NeighborArgs& args) : args_(args), rows_(candidate_rows()) {
+  explicit AutoNeighborAlltoallv(const NeighborArgs& args) : AutoOperation(args) {
     const Config& config = args_.comm->config();
     const bool verbose = args_.comm->rank() == 0 && config.verbose >= 1;
+    const std::vector<const NeighborAlgorithm*> rows = candidate_rows();
     int baseline = -1;
-    Selection selection = agreed_selection(args_, rows_, baseline);
-    std::vector<std::string> names;
-    for (const NeighborAlgorithm* row : rows_) names.emplace_back(row->name);
+    Selection selection = agreed_selection(args_, rows, baseline);
     if (verbose) {
       std::string listing;
       for (const CandidatePrediction& p : selection.predictions)
         listing += "\n  " + p.name + (p.eligible ? ": a candidate" : ": cannot run (" + p.why_not + ")");
       std::fprintf(stderr, "mpix-rma: neighbourhood auto (%s)%s\n", selection.reason.c_str(), listing.c_str());
     }
-    tournament_.emplace(std::move(names), std::move(selection), baseline,
-                        config.section<AlltoallvConfig>().expected_iterations, rule_of(config),
-                        args_.comm->global(), verbose,
-                        [this](int index) { return rows_[static_cast<std::size_t>(index)]->create(args_); });
+    begin(rows, std::move(selection), baseline, config.section<AlltoallvConfig>().expected_iterations,
+          rule_of(config), verbose);
   }
-
-  void start() override {
-    tournament_->at_start();
-    tournament_->operation().start();
-  }
-  bool test() override { return tournament_->operation().test(); }
-  void wait() override { tournament_->operation().wait(); }
-
-  const char* running_algorithm() const override { return tournament_->running_name(); }
-  bool settled() const override { return tournament_->settled(); }
-  bool forwards() const override { return true; }
-  PersistentOperation* settled_on() override {
-    return tournament_->settled_for_good() ? &tournament_->operation() : nullptr;
-  }
-
- private:
-  NeighborArgs args_;
-  std::vector<const NeighborAlgorithm*> rows_;
-  std::optional<AutoTournament> tournament_;  // made last: it sets up candidates from args_ and rows_
 };
 
 }  // namespace
