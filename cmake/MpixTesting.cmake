@@ -8,16 +8,21 @@ set(MPIX_TEST_ENV
 set(MPIX_TEST_ENV_NO_LEAK_CHECK
   "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp;ASAN_OPTIONS=detect_leaks=0")
 
-# mpix_registered_algorithms(<out> [WITH capability...] [WITHOUT capability...])
-# The registered Alltoallv algorithms (collectives/alltoallv/registry.def, in
-# its order) that have every capability after WITH and none after WITHOUT.
-# Tests choose algorithms by capability, never by name.
+# mpix_registered_algorithms(<out> [FAMILY <family>] [WITH capability...] [WITHOUT capability...])
+# The registered algorithms of a collective family (alltoallv, the default,
+# or neighbor_alltoallv: collectives/<family>/registry.def, in its order)
+# that have every capability after WITH and none after WITHOUT. Tests
+# choose algorithms by capability, never by name.
 function(mpix_registered_algorithms out)
-  cmake_parse_arguments(R "" "" "WITH;WITHOUT" ${ARGN})
-  file(STRINGS ${PROJECT_SOURCE_DIR}/collectives/alltoallv/registry.def rows REGEX "^MPIX_ALLTOALLV_ALGORITHM\\(")
+  cmake_parse_arguments(R "" "FAMILY" "WITH;WITHOUT" ${ARGN})
+  if(NOT R_FAMILY)
+    set(R_FAMILY alltoallv)
+  endif()
+  string(TOUPPER "MPIX_${R_FAMILY}_ALGORITHM" macro)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/collectives/${R_FAMILY}/registry.def rows REGEX "^${macro}\\(")
   set(chosen "")
   foreach(row IN LISTS rows)
-    string(REGEX REPLACE "^MPIX_ALLTOALLV_ALGORITHM\\(([a-z_]+), *([a-z_ |]*)\\).*" "\\1;\\2" fields "${row}")
+    string(REGEX REPLACE "^${macro}\\(([a-z0-9_]+), *([a-z_ |]*)\\).*" "\\1;\\2" fields "${row}")
     list(GET fields 0 id)
     list(GET fields 1 capabilities)
     string(REGEX REPLACE "_$" "" name "${id}")  # auto_: `auto` is a C++ keyword

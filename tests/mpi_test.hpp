@@ -33,6 +33,17 @@ inline std::string error_message(int code) {
   return std::string(text, len);
 }
 
+// Completes a started request by polling MPIX_Test on odd iterations and by
+// MPIX_Wait on even ones: both must finish the exchange.
+inline void complete(MPIX_Request* request, int iteration) {
+  if (iteration % 2 == 0) {
+    EXPECT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    return;
+  }
+  int flag = 0;
+  while (!flag) ASSERT_EQ(MPIX_Test(request, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
+}
+
 // Base of every MPI test: a test that failed on any rank fails on all ranks,
 // and rank 0's report names the lowest failing rank. Tests should use EXPECT_*
 // between collectives, so no rank leaves another waiting.

@@ -14,17 +14,6 @@ using namespace mpix_test;
 
 namespace {
 
-// Completes the request by polling MPIX_Test on odd iterations, MPIX_Wait on
-// even ones: both must finish the exchange.
-void complete(MPIX_Request* request, int iteration) {
-  if (iteration % 2 == 0) {
-    EXPECT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
-    return;
-  }
-  int flag = 0;
-  while (!flag) ASSERT_EQ(MPIX_Test(request, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
-}
-
 using Params = std::tuple<std::string, std::size_t, std::size_t>;  // algorithm, pattern, datatype
 
 class AlltoallvOracle : public MpiTest, public ::testing::WithParamInterface<Params> {};

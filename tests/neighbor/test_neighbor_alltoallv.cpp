@@ -44,15 +44,6 @@ int iterations() { return world_size() <= 2 ? 30 : 3; }
 
 int value(int edge, int iteration, int i) { return edge * 100000 + iteration * 1000 + i % 997; }
 
-void complete(MPIX_Request* request, int iteration) {
-  if (iteration % 2 == 0) {
-    EXPECT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
-    return;
-  }
-  int flag = 0;
-  while (!flag) ASSERT_EQ(MPIX_Test(request, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
-}
-
 // A graph communicator wrapped for the library, with an info that forces
 // one algorithm (none: the default).
 class GraphComm {
