@@ -22,14 +22,18 @@
 #              MPI_Neighbor_alltoallv against MPIX_Neighbor_alltoallv_init,
 #              interleaved; one table per launch. Arguments go to
 #              bench_neighbor, e.g. --algorithms mpi,auto,channel.
+#   neighbor_scaling  a neighbourhood request's per-rank heap bytes and init
+#              time on a 2D stencil graph (degree 4) at RANKS=4,8,16,32
+#              (oversubscribed: read the bytes; the init times include the
+#              scheduler's slices). Arguments go to bench_neighbor_scaling.
 # MPI=openmpi builds and runs against Open MPI (default: MPICH); results
 # then go to results/<name>-openmpi/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-}
 case "$name" in
-  alltoallv | spmv_halo | dropin | rma | neighbor) shift ;;
-  *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma|neighbor [arguments]" >&2; exit 2 ;;
+  alltoallv | spmv_halo | dropin | rma | neighbor | neighbor_scaling) shift ;;
+  *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma|neighbor|neighbor_scaling [arguments]" >&2; exit 2 ;;
 esac
 { read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
 results=$root/results/$name
@@ -58,5 +62,12 @@ case "$name" in
     read -ra launcher <<< "$mpiexec"
     for launch in $(seq "${LAUNCHES:-3}"); do
       "${launcher[@]}" -n "${RANKS:-2}" "$build/benchmarks/bench_neighbor" "$@" | tee "$results/launch_$launch.txt"
+    done ;;
+  neighbor_scaling)
+    mkdir -p "$results"
+    read -ra launcher <<< "$mpiexec"
+    IFS=, read -ra counts <<< "${RANKS:-4,8,16,32}"
+    for n in "${counts[@]}"; do
+      "${launcher[@]}" -n "$n" "$build/benchmarks/bench_neighbor_scaling" "$@" | tee "$results/ranks_$n.txt"
     done ;;
 esac

@@ -1,6 +1,7 @@
-// The registered Alltoallv algorithms as tools and benchmarks see them:
-// through the public listing (MPIX_Alltoallv_algorithm), like any user's
-// tool, never through the registry's internals.
+// The registered algorithms of each collective family as tools and
+// benchmarks see them: through the public listing (MPIX_Alltoallv_algorithm,
+// MPIX_Neighbor_alltoallv_algorithm), like any user's tool, never through
+// the registry's internals.
 #pragma once
 
 #include <mpix/mpix.h>
@@ -16,14 +17,19 @@ struct ListedAlgorithm {
   bool has(int bits) const { return (capabilities & bits) == bits; }
 };
 
-inline std::vector<ListedAlgorithm> listed_algorithms() {
+enum class Family { alltoallv, neighbor_alltoallv };
+
+inline std::vector<ListedAlgorithm> listed_algorithms(Family family = Family::alltoallv) {
+  const bool neighbor = family == Family::neighbor_alltoallv;
   int count = 0;
-  MPIX_Alltoallv_algorithm_count(&count);
+  neighbor ? MPIX_Neighbor_alltoallv_algorithm_count(&count) : MPIX_Alltoallv_algorithm_count(&count);
   std::vector<ListedAlgorithm> rows;
   for (int i = 0; i < count; ++i) {
     const char* name = nullptr;
     int capabilities = 0;
-    if (MPIX_Alltoallv_algorithm(i, &name, nullptr, &capabilities) == MPI_SUCCESS) rows.push_back({name, capabilities});
+    const int rc = neighbor ? MPIX_Neighbor_alltoallv_algorithm(i, &name, nullptr, &capabilities)
+                            : MPIX_Alltoallv_algorithm(i, &name, nullptr, &capabilities);
+    if (rc == MPI_SUCCESS) rows.push_back({name, capabilities});
   }
   return rows;
 }
