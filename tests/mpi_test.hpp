@@ -49,6 +49,14 @@ inline void complete(MPIX_Request* request, int iteration) {
 // between collectives, so no rank leaves another waiting.
 class MpiTest : public ::testing::Test {
  protected:
+  // Collective: whether the test has failed on any rank. A loop of
+  // collectives stops on this, never on its own rank's HasFailure(), which
+  // would leave the other ranks waiting in the next iteration's exchange.
+  bool AnyRankFailed() const {
+    int failed = HasFailure() ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return failed != 0;
+  }
   void TearDown() override {
     int first_failed = HasFailure() ? world_rank() : world_size();
     MPI_Allreduce(MPI_IN_PLACE, &first_failed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);

@@ -234,7 +234,7 @@ TEST_F(AutoTest, AMispredictedPriorLosesTheTournamentInvisibly) {
   if (rank_ == 0) ::testing::internal::CaptureStderr();
   std::set<std::string> seen;
   ASSERT_EQ(init(), MPI_SUCCESS);
-  for (int it = 0; it < 40 && !HasFailure(); ++it) {
+  for (int it = 0; it < 40 && !AnyRankFailed(); ++it) {
     const std::string running = algorithm_of(request_);
     seen.insert(running);
     ASSERT_TRUE(run(it));
@@ -315,7 +315,7 @@ TEST_F(AutoTest, TournamentSettlesATestPolledRequest) {
   int settled = 1, ever_settled = 0;
   ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
   EXPECT_EQ(settled, 0) << "a tournament to run";
-  for (int it = 0; it < 150 && !HasFailure(); ++it) {
+  for (int it = 0; it < 150 && !AnyRankFailed(); ++it) {
     for (int dst = 0; dst < p_; ++dst)
       for (int i = 0; i < k; ++i) send[dst * k + i] = value(rank_, dst, it, i);
     for (int i = 0; i < p_ * k; ++i) recv[i] = -1;
