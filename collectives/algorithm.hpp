@@ -47,7 +47,7 @@ struct CollectiveAlgorithm {
   const char* name;         // stable: used by the family's environment variable and info key
   const char* description;  // one line, shown by mpix_info
   // Why this algorithm cannot run these arguments on this rank, beyond what
-  // its capabilities already say (see the family's refusal()), or nothing.
+  // its capabilities already say (see refusal() below), or nothing.
   // Local.
   std::optional<std::string> (*unsupported)(const Args& args);
   // Collective set-up of everything Start/Wait need.
@@ -76,6 +76,24 @@ std::optional<std::string> runs_any_arguments(const Args&) {
 template <class Operation, class Args>
 std::unique_ptr<PersistentOperation> make_operation(const Args& args) {
   return std::make_unique<Operation>(args);
+}
+
+// Why row cannot run args on this rank, or nothing: what its capabilities
+// rule out (buffers that move where it binds them, non-contiguous types for
+// raw-byte rows), then its own check. Local; the caller agrees on the
+// answer. Args has buffers_move, send_layout, recv_layout and comm.
+template <class Args>
+std::optional<std::string> refusal(const CollectiveAlgorithm<Args>& row, const Args& args) {
+  if (args.buffers_move && !row.buffers_may_move(args.comm->num_nodes())) {
+    if (row.has(capability::mpi_persistent))
+      return std::string("MPI's persistent call binds the buffers, and mpix_buffers_move says they move");
+    return std::string("its window is made over recvbuf's address, and mpix_buffers_move says the buffers move");
+  }
+  if (row.has(capability::contiguous_types)) {
+    if (!args.send_layout.contiguous) return std::string("sendtype is not contiguous (this algorithm moves raw bytes)");
+    if (!args.recv_layout.contiguous) return std::string("recvtype is not contiguous (this algorithm moves raw bytes)");
+  }
+  return row.unsupported != nullptr ? row.unsupported(args) : std::nullopt;
 }
 
 }  // namespace mpix

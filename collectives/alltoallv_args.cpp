@@ -67,21 +67,6 @@ AlltoallvArgs AlltoallvArgs::from_user(const AlltoallvUserArgs& user, std::share
   return a;
 }
 
-std::optional<std::string> refusal(const AlltoallvAlgorithm& row, const AlltoallvArgs& args) {
-  if (args.buffers_move && !row.buffers_may_move(args.comm->num_nodes())) {
-    if (row.has(capability::mpi_persistent))
-      return std::string("MPI's persistent call binds the buffers, and mpix_buffers_move says they move");
-    return std::string("its window is made over recvbuf's address, and mpix_buffers_move says the buffers move");
-  }
-  if (row.has(capability::contiguous_types)) {
-    if (!args.send_layout.contiguous)
-      return std::string("sendtype is not contiguous (this algorithm moves raw bytes)");
-    if (!args.recv_layout.contiguous)
-      return std::string("recvtype is not contiguous (this algorithm moves raw bytes)");
-  }
-  return row.unsupported != nullptr ? row.unsupported(args) : std::nullopt;
-}
-
 AlltoallvArgs make_alltoallv_args(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm_ptr,
                                   const RequestedAlgorithm& algorithm) {
   const Comm& comm = *comm_ptr;

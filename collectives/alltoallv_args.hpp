@@ -70,11 +70,6 @@ struct AlltoallvArgs {
 // The Alltoallv family's rows (collectives/alltoallv/registry.def).
 using AlltoallvAlgorithm = CollectiveAlgorithm<AlltoallvArgs>;
 
-// Why row cannot run args on this rank, or nothing: first what its
-// capabilities rule out (moving buffers, non-contiguous types), then its own
-// check. Local; the caller agrees on the answer.
-std::optional<std::string> refusal(const AlltoallvAlgorithm& row, const AlltoallvArgs& args);
-
 // The algorithm a rank asks for, and its registry row (nullptr: an unknown
 // name, which every rank sees alike).
 struct RequestedAlgorithm {

@@ -1,6 +1,9 @@
 #include "collectives/argument_checks.hpp"
 
+#include <cerrno>
+#include <climits>
 #include <cstdint>
+#include <cstdlib>
 
 #include "src/error.hpp"
 
@@ -32,6 +35,17 @@ void check_buffer(const void* buffer, const std::vector<int>& counts, MPI_Count 
                                       at(name[0] == 's' ? "sendcounts" : "recvcounts", static_cast<int>(i)) +
                                       " = " + std::to_string(counts[i]));
   }
+}
+
+long parse_count_hint(const char* key, const std::optional<std::string>& hint, long least, long otherwise) {
+  if (!hint) return otherwise;
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(hint->c_str(), &end, 10);
+  if (hint->empty() || *end != '\0' || errno == ERANGE || value < least || value > INT_MAX)
+    throw Error(MPI_ERR_INFO_VALUE, std::string("info key ") + key + " = '" + *hint + "' is not " +
+                                        (least > 0 ? "a positive integer" : "a non-negative integer"));
+  return value;
 }
 
 }  // namespace mpix

@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,9 @@ std::vector<int> copy_counts(const int* values, int n, const char* name);
 // MPI_ERR_BUFFER if buffer (named "sendbuf" or "recvbuf") is NULL while a
 // count of a non-empty type is positive, naming that count.
 void check_buffer(const void* buffer, const std::vector<int>& counts, MPI_Count type_size, const char* name);
+
+// An integer info value in [least, 2^31), or otherwise when the key is
+// unset; MPI_ERR_INFO_VALUE naming the key and the value.
+long parse_count_hint(const char* key, const std::optional<std::string>& hint, long least, long otherwise);
 
 }  // namespace mpix

@@ -150,6 +150,11 @@ class AutoOperation : public PersistentOperation {
   PersistentOperation* settled_on() override {
     return tournament_->settled_for_good() ? &tournament_->operation() : nullptr;
   }
+  // Forwarded, and kept for an operation the tournament switches to.
+  void rebind(const void* sendbuf, void* recvbuf) override {
+    args_.move_buffers(sendbuf, recvbuf);
+    tournament_->operation().rebind(sendbuf, recvbuf);
+  }
 
  protected:
   explicit AutoOperation(const Args& args) : args_(args) {}

@@ -12,6 +12,25 @@
 
 namespace mpix {
 
+namespace {
+
+void check_not_in_place(const void* sendbuf, const void* recvbuf) {
+  if (sendbuf == MPI_IN_PLACE)
+    throw Error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not allow in neighbourhood collectives");
+  if (recvbuf == MPI_IN_PLACE)
+    throw Error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE, which MPI does not allow in neighbourhood collectives");
+}
+
+}  // namespace
+
+void NeighborArgs::move_buffers(const void* new_sendbuf, void* new_recvbuf) {
+  check_not_in_place(new_sendbuf, new_recvbuf);
+  check_buffer(new_sendbuf, sendcounts, send_layout.size, "sendbuf");
+  check_buffer(new_recvbuf, recvcounts, recv_layout.size, "recvbuf");
+  sendbuf = new_sendbuf;
+  recvbuf = new_recvbuf;
+}
+
 NeighborArgs NeighborArgs::from_user(const NeighborUserArgs& user, std::shared_ptr<const Comm> comm) {
   NeighborArgs a;
   a.comm = std::move(comm);
@@ -24,10 +43,8 @@ NeighborArgs NeighborArgs::from_user(const NeighborUserArgs& user, std::shared_p
                                      a.destinations.data(), MPI_UNWEIGHTED),
             "MPI_Dist_graph_neighbors");
 
-  if (user.sendbuf == MPI_IN_PLACE)
-    throw Error(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which MPI does not allow in neighbourhood collectives");
-  if (user.recvbuf == MPI_IN_PLACE)
-    throw Error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE, which MPI does not allow in neighbourhood collectives");
+  check_not_in_place(user.sendbuf, user.recvbuf);
+  a.buffers_move = user.buffers_move;
   a.sendbuf = user.sendbuf;
   a.recvbuf = user.recvbuf;
   a.sendtype = user.sendtype;
@@ -41,14 +58,6 @@ NeighborArgs NeighborArgs::from_user(const NeighborUserArgs& user, std::shared_p
   check_buffer(a.sendbuf, a.sendcounts, a.send_layout.size, "sendbuf");
   check_buffer(a.recvbuf, a.recvcounts, a.recv_layout.size, "recvbuf");
   return a;
-}
-
-std::optional<std::string> refusal(const NeighborAlgorithm& row, const NeighborArgs& args) {
-  if (row.has(capability::contiguous_types)) {
-    if (!args.send_layout.contiguous) return std::string("sendtype is not contiguous (this algorithm moves raw bytes)");
-    if (!args.recv_layout.contiguous) return std::string("recvtype is not contiguous (this algorithm moves raw bytes)");
-  }
-  return row.unsupported != nullptr ? row.unsupported(args) : std::nullopt;
 }
 
 NeighborArgs make_neighbor_args(const NeighborUserArgs& user, std::shared_ptr<const Comm> comm_ptr,

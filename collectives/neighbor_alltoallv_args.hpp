@@ -36,6 +36,9 @@ struct NeighborUserArgs {
   const int* rdispls;
   MPI_Datatype recvtype;
   const void* request_out;  // where the request will be stored: must not be NULL
+  // Info mpix_buffers_move=true: starts may name other buffers of the same
+  // layout (MPIX_Start_with_buffers).
+  bool buffers_move = false;
 };
 
 struct NeighborArgs {
@@ -49,12 +52,20 @@ struct NeighborArgs {
   std::vector<int> recvcounts, rdispls;  // per source edge
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
   DatatypeLayout recv_layout;
+  // Starts may point the arguments at other buffers of the same layout
+  // (PersistentOperation::rebind): no path may depend on their addresses.
+  bool buffers_move = false;
+  // Info mpix_auto_settle as given, parsed and agreed by auto.
+  std::optional<std::string> auto_settle_hint;
   // Agreed at init: why the requested algorithm cannot run (on the lowest
   // rank that says so, the same text on every rank), if it cannot.
   std::optional<std::string> algorithm_refused;
 
   // Local checks and copies; throws an Error naming the bad argument.
   static NeighborArgs from_user(const NeighborUserArgs& user, std::shared_ptr<const Comm> comm);
+  // Points the arguments at other buffers of the same layout (buffers_move):
+  // checked as at init; throws an Error naming the bad buffer.
+  void move_buffers(const void* new_sendbuf, void* new_recvbuf);
 
   // What MPI's calls take for a count or displacement array: never NULL
   // (Open MPI's persistent call refuses NULL even for degree 0).
@@ -75,13 +86,12 @@ struct NeighborArgs {
   }
 };
 
+// The tag of the family's point-to-point messages (p2p_persistent, and
+// channel's off-node edges) on the library's communicator.
+inline constexpr int neighbor_tag = 0x6e62;
+
 // The neighbourhood family's rows (collectives/neighbor_alltoallv/registry.def).
 using NeighborAlgorithm = CollectiveAlgorithm<NeighborArgs>;
-
-// Why row cannot run args on this rank, or nothing: what its capabilities
-// rule out (non-contiguous types for raw-byte rows), then its own check.
-// Local; the caller agrees on the answer.
-std::optional<std::string> refusal(const NeighborAlgorithm& row, const NeighborArgs& args);
 
 // The algorithm a rank asks for, and its registry row (nullptr: unknown).
 struct RequestedNeighborAlgorithm {

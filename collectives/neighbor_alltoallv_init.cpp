@@ -6,6 +6,7 @@
 #include <string>
 
 #include "collectives/alltoallv_config.hpp"
+#include "collectives/alltoallv_init.hpp"
 #include "collectives/neighbor_alltoallv_config.hpp"
 #include "collectives/registry.hpp"
 #include "src/agree.hpp"
@@ -63,7 +64,11 @@ std::unique_ptr<Request> neighbor_alltoallv_init(const NeighborUserArgs& user, s
   const Config& config = comm->config();
   std::string name;
   const Choice requested = requested_algorithm(info, config, name);
-  const NeighborArgs args = make_neighbor_args(user, comm, {name, requested.algorithm});
+  NeighborUserArgs asked = user;
+  // Any other value is ignored, as MPI ignores info values it cannot use.
+  if (auto moves = info ? info->get(info_key_buffers_move) : std::nullopt) asked.buffers_move = *moves == "true";
+  NeighborArgs args = make_neighbor_args(asked, comm, {name, requested.algorithm});
+  if (info) args.auto_settle_hint = info->get(info_key_auto_settle);
   const Choice choice = choose_algorithm(args, name, requested, config);
 
   std::unique_ptr<PersistentOperation> operation;
@@ -73,7 +78,7 @@ std::unique_ptr<Request> neighbor_alltoallv_init(const NeighborUserArgs& user, s
                  "mpix-rma: neighbourhood Alltoallv request on %d ranks (%d nodes), degree %d in, %d out: %s (%s)\n",
                  comm->size(), comm->num_nodes(), args.indegree(), args.outdegree(), choice.algorithm->name,
                  choice.reason.c_str());
-  return std::make_unique<Request>(std::move(comm), choice.algorithm->name, std::move(operation));
+  return std::make_unique<Request>(std::move(comm), choice.algorithm->name, std::move(operation), args.buffers_move);
 }
 
 }  // namespace mpix

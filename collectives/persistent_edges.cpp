@@ -1,60 +1,76 @@
 #include "collectives/persistent_edges.hpp"
 
+#include <algorithm>
+
 #include "src/error.hpp"
 
 namespace mpix {
 
-namespace {
-constexpr int neighbor_tag = 0x6e62;
-}  // namespace
-
-void PersistentEdges::make(const NeighborArgs& args, const std::vector<bool>& in, const std::vector<bool>& out) {
-  const MPI_Comm comm = args.comm->global();
-  try {
-    for (int edge = 0; edge < args.indegree(); ++edge) {
-      if (!in[static_cast<std::size_t>(edge)] || args.recv_bytes(edge) == 0) continue;
-      MPI_Request& r = requests_.emplace_back(MPI_REQUEST_NULL);
-      mpi_check(MPI_Recv_init(args.recv_block(edge), args.recvcounts[static_cast<std::size_t>(edge)], args.recvtype,
-                              args.sources[static_cast<std::size_t>(edge)], neighbor_tag, comm, &r),
-                "MPI_Recv_init");
-    }
-    for (int edge = 0; edge < args.outdegree(); ++edge) {
-      if (!out[static_cast<std::size_t>(edge)] || args.send_bytes(edge) == 0) continue;
-      MPI_Request& r = requests_.emplace_back(MPI_REQUEST_NULL);
-      mpi_check(MPI_Send_init(args.send_block(edge), args.sendcounts[static_cast<std::size_t>(edge)], args.sendtype,
-                              args.destinations[static_cast<std::size_t>(edge)], neighbor_tag, comm, &r),
-                "MPI_Send_init");
-    }
-  } catch (...) {
-    free_requests();
-    throw;
-  }
+PersistentEdges::PersistentEdges(MPI_Comm comm, int tag, MPI_Datatype sendtype, MPI_Datatype recvtype,
+                                 std::vector<PointToPointMessage> messages, const void* send, void* recv)
+    : comm_(comm), tag_(tag), sendtype_(sendtype), recvtype_(recvtype), messages_(std::move(messages)) {
+  sets_.push_back(make(send, recv));
 }
 
-PersistentEdges::~PersistentEdges() { free_requests(); }
+PersistentEdges::~PersistentEdges() {
+  for (RequestSet& set : sets_) free_requests(set.requests);
+}
 
-void PersistentEdges::free_requests() {
-  for (MPI_Request& r : requests_)
+PersistentEdges::RequestSet PersistentEdges::make(const void* send, void* recv) const {
+  RequestSet set{send, recv, {}};
+  set.requests.reserve(messages_.size());
+  for (const PointToPointMessage& m : messages_) {
+    MPI_Request& r = set.requests.emplace_back(MPI_REQUEST_NULL);
+    const int rc = m.sends ? MPI_Send_init(static_cast<const char*>(send) + m.offset, m.count, sendtype_, m.peer,
+                                           tag_, comm_, &r)
+                           : MPI_Recv_init(static_cast<char*>(recv) + m.offset, m.count, recvtype_, m.peer, tag_,
+                                           comm_, &r);
+    if (rc != MPI_SUCCESS) {
+      r = MPI_REQUEST_NULL;
+      free_requests(set.requests);
+      mpi_check(rc, m.sends ? "MPI_Send_init" : "MPI_Recv_init");
+    }
+  }
+  return set;
+}
+
+void PersistentEdges::free_requests(std::vector<MPI_Request>& requests) {
+  for (MPI_Request& r : requests)
     if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
-  requests_.clear();
+  requests.clear();
+}
+
+void PersistentEdges::use(const void* send, void* recv) {
+  if (messages_.empty()) return;
+  const auto kept = std::find_if(sets_.begin(), sets_.end(),
+                                 [&](const RequestSet& set) { return set.send == send && set.recv == recv; });
+  if (kept != sets_.end()) {
+    std::rotate(kept, kept + 1, sets_.end());
+    return;
+  }
+  RequestSet made = make(send, recv);
+  if (sets_.size() == kept_sets) {
+    free_requests(sets_.front().requests);
+    sets_.erase(sets_.begin());
+  }
+  sets_.push_back(std::move(made));
 }
 
 void PersistentEdges::start() {
-  if (!requests_.empty())
-    mpi_check(MPI_Startall(static_cast<int>(requests_.size()), requests_.data()), "MPI_Startall");
+  std::vector<MPI_Request>& r = running();
+  if (!r.empty()) mpi_check(MPI_Startall(static_cast<int>(r.size()), r.data()), "MPI_Startall");
 }
 
 bool PersistentEdges::test() {
+  std::vector<MPI_Request>& r = running();
   int done = 1;
-  if (!requests_.empty())
-    mpi_check(MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE),
-              "MPI_Testall");
+  if (!r.empty()) mpi_check(MPI_Testall(static_cast<int>(r.size()), r.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
   return done != 0;
 }
 
 void PersistentEdges::wait() {
-  if (!requests_.empty())
-    mpi_check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  std::vector<MPI_Request>& r = running();
+  if (!r.empty()) mpi_check(MPI_Waitall(static_cast<int>(r.size()), r.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
 }
 
 }  // namespace mpix

@@ -4,13 +4,11 @@
 #include <mpix/mpix.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <climits>
 #include <cstdint>
-#include <cstdlib>
 #include <optional>
 
 #include "collectives/alltoallv_init.hpp"
+#include "collectives/argument_checks.hpp"
 #include "collectives/put_plan.hpp"
 #include "rma/window_pool.hpp"
 #include "collectives/tuning_parameters.hpp"
@@ -21,17 +19,6 @@ namespace mpix {
 
 namespace {
 
-// An integer info value in [least, 2^31), or otherwise when the key is unset.
-long parse_count_hint(const char* key, const std::optional<std::string>& hint, long least, long otherwise) {
-  if (!hint) return otherwise;
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(hint->c_str(), &end, 10);
-  if (hint->empty() || *end != '\0' || errno == ERANGE || value < least || value > INT_MAX)
-    throw Error(MPI_ERR_INFO_VALUE, std::string("info key ") + key + " = '" + *hint + "' is not " +
-                                        (least > 0 ? "a positive integer" : "a non-negative integer"));
-  return value;
-}
 
 void check_excluded_names(const Config& config, const std::vector<const AlltoallvAlgorithm*>& candidates) {
   for (const std::string& name : config.section<AlltoallvConfig>().exclude) {

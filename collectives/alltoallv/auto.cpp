@@ -76,12 +76,6 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
     begin(rows, std::move(selection), baseline, inputs.expected_iterations, rule_of(config, inputs.settle_within),
           verbose);
   }
-
-  // Forwarded, and kept for an operation the tournament switches to.
-  void rebind(const void* sendbuf, void* recvbuf) override {
-    args_.move_buffers(sendbuf, recvbuf);
-    tournament_->operation().rebind(sendbuf, recvbuf);
-  }
 };
 
 }  // namespace

@@ -5,7 +5,7 @@
 // sender's MPIX_Alloc_mem buffer) are the only synchronization, pair by
 // pair, so Start never waits for the whole node and Wait waits only for this
 // rank's own sources and for its send blocks to be free again. Off-node
-// blocks go by persistent point-to-point (MPI_Send_init / MPI_Recv_init,
+// blocks go by persistent point-to-point (collectives/persistent_edges.hpp,
 // started every iteration), which carries its own notification; receives
 // are posted at Start, so nothing lands in recvbuf outside Start..Wait.
 // Persistent requests on one communicator are started in the same order on
@@ -16,6 +16,7 @@
 
 #include "collectives/alltoallv_args.hpp"
 #include "collectives/node_exchange.hpp"
+#include "collectives/persistent_edges.hpp"
 #include "src/error.hpp"
 
 namespace mpix {
@@ -26,20 +27,11 @@ constexpr int exchange_tag = 0x6d78;
 
 class ChannelAlltoallv final : public PersistentOperation {
  public:
-  ChannelAlltoallv(const AlltoallvArgs& args, HeapBlocks heap) : args_(args), node_(args_, heap) {
-    const Comm& comm = *args_.comm;
-    const int n = comm.size(), me = comm.rank();
-    for (int k = 1; k < n; ++k) {
-      const int target = (me + k) % n, source = (me - k + n) % n;
-      if (!comm.same_node(target) && args_.send_bytes(target) > 0) net_peers_.push_back({target, true});
-      if (!comm.same_node(source) && args_.recv_bytes(source) > 0) net_peers_.push_back({source, false});
-    }
-    net_sets_.push_back(make_net(node_.send_base(), static_cast<char*>(args_.recvbuf)));
-  }
-
-  ~ChannelAlltoallv() override {
-    for (NetRequests& set : net_sets_) free_net(set.requests);
-  }
+  ChannelAlltoallv(const AlltoallvArgs& args, HeapBlocks heap)
+      : args_(args),
+        node_(args_, heap),
+        net_(args_.comm->global(), exchange_tag, args_.sendtype, args_.recvtype, off_node_messages(args_),
+             node_.send_base(), args_.recvbuf) {}
 
   void rebind(const void* sendbuf, void* recvbuf) override {
     const char* old_send = node_.send_base();
@@ -47,14 +39,13 @@ class ChannelAlltoallv final : public PersistentOperation {
     args_.move_buffers(sendbuf, recvbuf);
     if (node_.send_base() == old_send && args_.recvbuf == old_recv) return;
     node_.buffers_moved(old_send, old_recv);
-    if (!net_peers_.empty()) use_net(node_.send_base(), static_cast<char*>(args_.recvbuf));
+    net_.use(node_.send_base(), args_.recvbuf);
   }
 
   void start() override {
     node_.take_send_blocks();
-    std::vector<MPI_Request>& net = net_sets_.back().requests;
-    if (!net.empty()) mpi_check(MPI_Startall(static_cast<int>(net.size()), net.data()), "MPI_Startall");
-    net_done_ = net.empty();
+    net_.start();
+    net_done_ = net_.empty();
     // Off-node transfers are in flight: copy on the node meanwhile.
     node_.start();
   }
@@ -63,8 +54,7 @@ class ChannelAlltoallv final : public PersistentOperation {
 
   void wait() override {
     if (!node_.has_node_peers()) {
-      std::vector<MPI_Request>& net = net_sets_.back().requests;
-      mpi_check(MPI_Waitall(static_cast<int>(net.size()), net.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      net_.wait();
       net_done_ = true;
       return;
     }
@@ -73,76 +63,30 @@ class ChannelAlltoallv final : public PersistentOperation {
   }
 
  private:
-  // The persistent point-to-point requests of the off-node blocks, over
-  // one pair of buffers.
-  struct NetRequests {
-    const char* send;
-    char* recv;
-    std::vector<MPI_Request> requests;
-  };
-  // Codes that move their buffers mostly alternate between a few pairs (an
-  // FFT's two, the drop-in's callers), so the requests of the last few
-  // pairs are kept: going back to one re-creates nothing.
-  static constexpr std::size_t kept_net_sets = 4;
-
-  NetRequests make_net(const char* send, char* recv) {
-    NetRequests set{send, recv, {}};
-    const Comm& comm = *args_.comm;
-    const MPI_Aint send_extent = args_.send_layout.extent, recv_extent = args_.recv_layout.extent;
-    for (const NetPeer& p : net_peers_) {
-      MPI_Request& r = set.requests.emplace_back(MPI_REQUEST_NULL);
-      const int rc = p.sends ? MPI_Send_init(send + args_.sdispls[p.rank] * send_extent, args_.sendcounts[p.rank],
-                                             args_.sendtype, p.rank, exchange_tag, comm.global(), &r)
-                             : MPI_Recv_init(recv + args_.rdispls[p.rank] * recv_extent, args_.recvcounts[p.rank],
-                                             args_.recvtype, p.rank, exchange_tag, comm.global(), &r);
-      if (rc != MPI_SUCCESS) {
-        r = MPI_REQUEST_NULL;
-        free_net(set.requests);
-        mpi_check(rc, p.sends ? "MPI_Send_init" : "MPI_Recv_init");
-      }
+  // The off-node blocks, each peer's send then its receive, k = 1 .. n-1.
+  static std::vector<PointToPointMessage> off_node_messages(const AlltoallvArgs& args) {
+    const Comm& comm = *args.comm;
+    const int n = comm.size(), me = comm.rank();
+    std::vector<PointToPointMessage> messages;
+    for (int k = 1; k < n; ++k) {
+      const int target = (me + k) % n, source = (me - k + n) % n;
+      if (!comm.same_node(target) && args.send_bytes(target) > 0)
+        messages.push_back({target, true, args.sdispls[target] * args.send_layout.extent, args.sendcounts[target]});
+      if (!comm.same_node(source) && args.recv_bytes(source) > 0)
+        messages.push_back({source, false, args.rdispls[source] * args.recv_layout.extent, args.recvcounts[source]});
     }
-    return set;
-  }
-  static void free_net(std::vector<MPI_Request>& requests) {
-    for (MPI_Request& r : requests)
-      if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
-    requests.clear();
-  }
-  // Makes the requests over (send, recv) the ones Start runs (the last set).
-  void use_net(const char* send, char* recv) {
-    const auto kept = std::find_if(net_sets_.begin(), net_sets_.end(),
-                                   [&](const NetRequests& set) { return set.send == send && set.recv == recv; });
-    if (kept != net_sets_.end()) {
-      std::rotate(kept, kept + 1, net_sets_.end());
-      return;
-    }
-    NetRequests made = make_net(send, recv);
-    if (net_sets_.size() == kept_net_sets) {
-      free_net(net_sets_.front().requests);
-      net_sets_.erase(net_sets_.begin());
-    }
-    net_sets_.push_back(std::move(made));
+    return messages;
   }
 
   bool progress() {
     const bool node_done = node_.progress();
-    if (!net_done_) {
-      int flag = 0;
-      std::vector<MPI_Request>& net = net_sets_.back().requests;
-      mpi_check(MPI_Testall(static_cast<int>(net.size()), net.data(), &flag, MPI_STATUSES_IGNORE), "MPI_Testall");
-      net_done_ = flag != 0;
-    }
+    if (!net_done_) net_done_ = net_.test();
     return net_done_ && node_done;
   }
 
   AlltoallvArgs args_;
   NodeExchange node_;
-  struct NetPeer {
-    int rank;
-    bool sends;  // a block to it, else one from it
-  };
-  std::vector<NetPeer> net_peers_;     // in the order their requests start
-  std::vector<NetRequests> net_sets_;  // most recently used last: the one Start runs
+  PersistentEdges net_;  // after node_: over its send base
   bool net_done_ = true;
 };
 

@@ -11,9 +11,12 @@
 #include <string>
 
 #include "collectives/alltoallv_config.hpp"
+#include "collectives/alltoallv_init.hpp"
+#include "collectives/argument_checks.hpp"
 #include "collectives/auto_tournament.hpp"
 #include "collectives/neighbor_alltoallv_init.hpp"
 #include "collectives/registry.hpp"
+#include "src/agree.hpp"
 #include "src/error.hpp"
 
 namespace mpix {
@@ -27,25 +30,38 @@ std::vector<const NeighborAlgorithm*> candidate_rows() {
   return rows;
 }
 
-// Every candidate that no rank refuses, agreed by one MPI_Allreduce; the
-// prior is MPI's own call.
+// Every candidate that no rank refuses and the bound on the tournament
+// (mpix_auto_settle, or MPIX_AUTO_SETTLE), agreed by one MPI_Allreduce; the
+// prior is MPI's own call. A bad hint on any rank fails on every rank.
 Selection agreed_selection(const NeighborArgs& args, const std::vector<const NeighborAlgorithm*>& rows,
-                           int& baseline) {
-  std::vector<int> refused(rows.size(), 0);
-  std::vector<std::optional<std::string>> why(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    why[i] = refusal(*rows[i], args);
-    refused[i] = why[i] ? 1 : 0;
+                           int& baseline, long& settle_within) {
+  const std::size_t n = rows.size();
+  enum Field { settle, failed, fields };
+  std::vector<long> values(fields + n, 0);
+  std::vector<std::optional<std::string>> why(n);
+  std::optional<Error> local_error;
+  try {
+    values[settle] = parse_count_hint(info_key_auto_settle, args.auto_settle_hint, 0,
+                                      args.comm->config().section<AlltoallvConfig>().auto_settle);
+  } catch (const Error& e) {
+    local_error = e;
+    values[failed] = 1;
   }
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, refused.data(), static_cast<int>(refused.size()), MPI_INT, MPI_MAX,
+  for (std::size_t i = 0; i < n; ++i) {
+    why[i] = refusal(*rows[i], args);
+    values[fields + i] = why[i] ? 1 : 0;
+  }
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG, MPI_MAX,
                           args.comm->global()),
             "MPI_Allreduce");
+  if (values[failed]) agree_on_error(args.comm->global(), local_error);  // throws on every rank
+  settle_within = values[settle];
   Selection selection;
   baseline = -1;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     CandidatePrediction& p = selection.predictions.emplace_back();
     p.name = rows[i]->name;
-    p.eligible = refused[i] == 0;
+    p.eligible = values[fields + i] == 0;
     if (!p.eligible) p.why_not = why[i] ? *why[i] : "another rank cannot run it";
     if (p.eligible && rows[i]->has(capability::mpi_baseline)) baseline = static_cast<int>(i);
   }
@@ -55,13 +71,13 @@ Selection agreed_selection(const NeighborArgs& args, const std::vector<const Nei
   return selection;
 }
 
-TournamentRule rule_of(const Config& config) {
+TournamentRule rule_of(const Config& config, long settle_within) {
   const AlltoallvConfig& shared = config.section<AlltoallvConfig>();
   TournamentRule rule;
   rule.timed = shared.auto_periods;
   rule.scout = std::min(rule.scout, rule.timed);
   rule.within = shared.auto_within;
-  rule.settle_within = shared.auto_settle;
+  rule.settle_within = settle_within;
   return rule;
 }
 
@@ -72,7 +88,8 @@ class AutoNeighborAlltoallv final : public AutoOperation<NeighborArgs> {
     const bool verbose = args_.comm->rank() == 0 && config.verbose >= 1;
     const std::vector<const NeighborAlgorithm*> rows = candidate_rows();
     int baseline = -1;
-    Selection selection = agreed_selection(args_, rows, baseline);
+    long settle_within = 0;
+    Selection selection = agreed_selection(args_, rows, baseline, settle_within);
     if (verbose) {
       std::string listing;
       for (const CandidatePrediction& p : selection.predictions)
@@ -80,7 +97,7 @@ class AutoNeighborAlltoallv final : public AutoOperation<NeighborArgs> {
       std::fprintf(stderr, "mpix-rma: neighbourhood auto (%s)%s\n", selection.reason.c_str(), listing.c_str());
     }
     begin(rows, std::move(selection), baseline, config.section<AlltoallvConfig>().expected_iterations,
-          rule_of(config), verbose);
+          rule_of(config, settle_within), verbose);
   }
 };
 

@@ -15,8 +15,10 @@
 // into the receive buffer except by this rank inside Start..Wait, and the
 // send buffer is read only inside Start..Wait (blocks are staged, never
 // sent by reference, so Wait returns once the sender's chunks are in the
-// rings and its buffer is free).
+// rings and its buffer is free). Staging also lets the buffers move
+// (mpix_buffers_move): nothing set up at init holds a peer's address.
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <vector>
 
@@ -33,7 +35,9 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
  public:
   explicit ChannelNeighborAlltoallv(const NeighborArgs& args)
       : args_(args),
-        net_(args_, [comm = args_.comm](int rank) { return !comm->same_node(rank); }),
+        net_(args_.comm->global(), neighbor_tag, args_.sendtype, args_.recvtype,
+             edge_messages(args_, [comm = args_.comm](int rank) { return !comm->same_node(rank); }), args_.sendbuf,
+             args_.recvbuf),
         pool_(args_.comm->component<ChannelPool>()),
         settings_(ChannelSettings::of(*args_.comm)) {
     const Comm& comm = *args_.comm;
@@ -70,6 +74,21 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
 
   ~ChannelNeighborAlltoallv() override {
     if (channel_.channel) pool_->give_back(std::move(channel_));
+  }
+
+  // Every block is staged, so a message is its place in the buffers: moved
+  // buffers shift the on-node messages and select the off-node requests.
+  void rebind(const void* sendbuf, void* recvbuf) override {
+    const char* old_send = static_cast<const char*>(args_.sendbuf);
+    char* old_recv = static_cast<char*>(args_.recvbuf);
+    args_.move_buffers(sendbuf, recvbuf);
+    const std::ptrdiff_t send_shift = static_cast<const char*>(args_.sendbuf) - old_send;
+    const std::ptrdiff_t recv_shift = static_cast<char*>(args_.recvbuf) - old_recv;
+    if (send_shift == 0 && recv_shift == 0) return;
+    for (NodeChannel::Outgoing& m : outgoing_) m.data += send_shift;
+    for (NodeChannel::Incoming& m : incoming_) m.data += recv_shift;
+    for (SelfCopy& c : self_copies_) c.from += send_shift, c.to += recv_shift;
+    net_.use(args_.sendbuf, args_.recvbuf);
   }
 
   void start() override {

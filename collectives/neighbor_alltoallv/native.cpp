@@ -20,6 +20,7 @@ class NativeNeighborAlltoallv final : public PersistentOperation {
   }
   bool test() override { return true; }
   void wait() override {}
+  void rebind(const void* sendbuf, void* recvbuf) override { args_.move_buffers(sendbuf, recvbuf); }
 
  private:
   NeighborArgs args_;

@@ -1,6 +1,7 @@
 // Persistent point-to-point over every edge (collectives/persistent_edges.hpp):
 // what a sparse code writes by hand, without the per-call set-up of
-// MPI_Neighbor_alltoallv.
+// MPI_Neighbor_alltoallv. Buffers that move get requests of their own
+// (a few pairs kept).
 #include "collectives/neighbor_alltoallv_args.hpp"
 #include "collectives/persistent_edges.hpp"
 
@@ -11,8 +12,14 @@ namespace {
 class P2pPersistentNeighborAlltoallv final : public PersistentOperation {
  public:
   explicit P2pPersistentNeighborAlltoallv(const NeighborArgs& args)
-      : args_(args), edges_(args_, [](int) { return true; }) {}
+      : args_(args),
+        edges_(args_.comm->global(), neighbor_tag, args_.sendtype, args_.recvtype,
+               edge_messages(args_, [](int) { return true; }), args_.sendbuf, args_.recvbuf) {}
 
+  void rebind(const void* sendbuf, void* recvbuf) override {
+    args_.move_buffers(sendbuf, recvbuf);
+    edges_.use(args_.sendbuf, args_.recvbuf);
+  }
   void start() override { edges_.start(); }
   bool test() override { return edges_.test(); }
   void wait() override { edges_.wait(); }

@@ -110,7 +110,7 @@ TEST_P(NeighborOracle, EveryEdgeCarriesItsBlockAsMpiDoes) {
   ASSERT_EQ(rc, MPI_SUCCESS) << error_message(rc);
   if (is_candidate(algorithm)) EXPECT_EQ(algorithm_of(request), algorithm);
   else EXPECT_TRUE(is_candidate(algorithm_of(request))) << algorithm_of(request);
-  for (int it = 0; it < iterations() && !HasFailure(); ++it) {
+  for (int it = 0; it < iterations() && !AnyRankFailed(); ++it) {
     fill(v, send, it);
     std::fill(recv.begin(), recv.end(), poison);
     ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
@@ -171,7 +171,7 @@ TEST_P(NeighborGeneralGraph, MatchesMpiOnAGraphMpiOrdered) {
   MPIX_Request* request = nullptr;
   const int rc = init(v, send, recv, g, &request);
   ASSERT_EQ(rc, MPI_SUCCESS) << error_message(rc);
-  for (int it = 0; it < iterations() && !HasFailure(); ++it) {
+  for (int it = 0; it < iterations() && !AnyRankFailed(); ++it) {
     for (std::size_t i = 0; i < send.size(); ++i) send[i] = me * 100000 + it * 1000 + static_cast<int>(i);
     std::fill(recv.begin(), recv.end(), poison);
     ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
@@ -186,6 +186,69 @@ TEST_P(NeighborGeneralGraph, MatchesMpiOnAGraphMpiOrdered) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, NeighborGeneralGraph, ::testing::ValuesIn(neighbor_algorithm_names()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// MPIX_Start_with_buffers with info mpix_buffers_move=true: every
+// iteration names other buffers (two pairs in rotation, then six: more than
+// a row keeps set up), on the graph with self-loops and duplicate edges and
+// on the random one. A row that binds the buffers at init refuses (and
+// falls back to auto, which runs one that can move them); one that says
+// its buffers may move runs when asked for.
+class NeighborMovingBuffers : public MpiTest, public ::testing::WithParamInterface<Params> {};
+
+TEST_P(NeighborMovingBuffers, StartWithBuffersRotatesAmongBuffers) {
+  const auto& [algorithm, graph_index] = GetParam();
+  const RankView v = view_of(graph_cases()[graph_index].edges(world_size()), world_rank());
+  GraphComm g(adjacent_graph(v), algorithm);
+  ASSERT_EQ(MPIX_Info_set(g.info(), "mpix_buffers_move", "true"), MPI_SUCCESS);
+  std::vector<std::vector<int>> sends(6, std::vector<int>(std::max(1, v.send_elements)));
+  std::vector<std::vector<int>> recvs(6, std::vector<int>(std::max(1, v.recv_elements)));
+  std::vector<int> oracle(recvs[0].size());
+  MPIX_Request* request = nullptr;
+  const int rc = init(v, sends[0], recvs[0], g, &request);
+  ASSERT_EQ(rc, MPI_SUCCESS) << error_message(rc);
+  int nodes = 0;
+  MPIX_Comm_get_node(g.comm(), nullptr, nullptr, nullptr, &nodes);
+  const auto* asked = mpix::find_row(mpix::neighbor_alltoallv_algorithms(), algorithm);
+  const auto* running = mpix::find_row(mpix::neighbor_alltoallv_algorithms(), algorithm_of(request));
+  ASSERT_NE(running, nullptr) << algorithm_of(request);
+  EXPECT_TRUE(running->buffers_may_move(nodes)) << running->name;
+  if (asked->buffers_may_move(nodes) && !asked->has(mpix::capability::selects))
+    EXPECT_EQ(algorithm_of(request), algorithm);
+  const int rotations = world_size() <= 2 ? 18 : 3;
+  for (int it = 0; it < rotations && !AnyRankFailed(); ++it) {
+    const int pair = it < 6 ? it % 2 : it % 6;
+    std::vector<int>& send = sends[pair];
+    std::vector<int>& recv = recvs[(pair + 1) % 6];  // a different pair than the send's
+    fill(v, send, it);
+    std::fill(recv.begin(), recv.end(), poison);
+    ASSERT_EQ(MPIX_Start_with_buffers(request, send.data(), recv.data()), MPI_SUCCESS);
+    complete(request, it);
+    expect_received(v, recv, it);
+    std::fill(oracle.begin(), oracle.end(), poison);
+    MPI_Neighbor_alltoallv(send.data(), v.sendcounts.data(), v.sdispls.data(), MPI_INT, oracle.data(),
+                           v.recvcounts.data(), v.rdispls.data(), MPI_INT, g.graph());
+    EXPECT_EQ(recv, oracle) << "iteration " << it;
+  }
+  // Misuse is reported, and the request stays usable.
+  EXPECT_EQ(error_class(MPIX_Start_with_buffers(request, MPI_IN_PLACE, recvs[0].data())), MPI_ERR_BUFFER);
+  ASSERT_EQ(MPIX_Start_with_buffers(request, sends[0].data(), recvs[0].data()), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+std::size_t graph_named(const char* name) {
+  for (std::size_t i = 0; i < graph_cases().size(); ++i)
+    if (std::string(graph_cases()[i].name) == name) return i;
+  return 0;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, NeighborMovingBuffers,
+                         ::testing::Combine(::testing::ValuesIn(neighbor_algorithm_names()),
+                                            ::testing::Values(graph_named("self_loops_and_duplicates"),
+                                                              graph_named("random_small"))),
+                         [](const ::testing::TestParamInfo<Params>& info) {
+                           return std::get<0>(info.param) + "_" + graph_cases()[std::get<1>(info.param)].name;
+                         });
 
 namespace {
 
@@ -210,7 +273,7 @@ TEST_F(NeighborRequests, SeveralLiveRequestsStartedTogether) {
   ASSERT_EQ(init(v_, send_b, recv_b, g, &requests[1]), MPI_SUCCESS);
   const int rounds = world_size() <= 2 ? 200 : 5;
   int ever_settled[2] = {0, 0};  // a drift may re-run a tournament later: having settled once is the point
-  for (int it = 0; it < rounds && !HasFailure(); ++it) {
+  for (int it = 0; it < rounds && !AnyRankFailed(); ++it) {
     fill(v_, send_a, it);
     fill(v_, send_b, it + 500);
     std::fill(recv_a.begin(), recv_a.end(), poison);
@@ -282,6 +345,21 @@ TEST_F(NeighborRequests, ANegativeCountOnOneRankFailsOnEveryRank) {
   const int rc = init(bad, send, recv, g, &request);
   EXPECT_EQ(error_class(rc), MPI_ERR_COUNT) << error_message(rc);
   EXPECT_NE(error_message(rc).find("recvcounts[0] = -1"), std::string::npos) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("rank " + std::to_string(last)), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+}
+
+// auto's bound on its tournament (mpix_auto_settle, as the drop-in passes
+// it) is agreed: a bad value on one rank fails on every rank, naming it.
+TEST_F(NeighborRequests, ABadAutoSettleHintOnOneRankFailsOnEveryRank) {
+  GraphComm g(adjacent_graph(v_), "auto");
+  const int last = world_size() - 1;
+  MPIX_Info_set(g.info(), "mpix_auto_settle", world_rank() == last ? "soon" : "50");
+  std::vector<int> send(v_.send_elements), recv(v_.recv_elements);
+  MPIX_Request* request = nullptr;
+  const int rc = init(v_, send, recv, g, &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_INFO_VALUE) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("mpix_auto_settle = 'soon'"), std::string::npos) << error_message(rc);
   EXPECT_NE(error_message(rc).find("rank " + std::to_string(last)), std::string::npos) << error_message(rc);
   EXPECT_EQ(request, nullptr);
 }
