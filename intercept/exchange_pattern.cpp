@@ -40,12 +40,15 @@ MPI_Aint byte_movable_element(MPI_Datatype type) {
 
 // Copies counts and displacements; false if any is negative or its bytes do
 // not fit an int.
-bool copy_checked(const int* counts, const int* displs, int size, MPI_Aint element, std::vector<int>& c,
+bool copy_checked(const int* counts, const int* displs, int n, MPI_Aint element, std::vector<int>& c,
                   std::vector<int>& d, std::int64_t& largest) {
+  c.clear();
+  d.clear();
+  if (n == 0) return true;  // a rank without neighbours may pass NULL
   if (counts == nullptr || displs == nullptr) return false;
-  c.assign(counts, counts + size);
-  d.assign(displs, displs + size);
-  for (int i = 0; i < size; ++i) {
+  c.assign(counts, counts + n);
+  d.assign(displs, displs + n);
+  for (int i = 0; i < n; ++i) {
     const std::int64_t bytes = static_cast<std::int64_t>(counts[i]) * element;
     if (counts[i] < 0 || displs[i] < 0 || static_cast<std::int64_t>(displs[i]) * element + bytes > INT_MAX)
       return false;
@@ -76,10 +79,10 @@ std::uint64_t CallArguments::hash() const {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   h = mix(h, in_place() ? 1 : 2);
   h = mix(h, bits_of(recvtype));
-  h = mix_array(mix_array(h, recvcounts, size), rdispls, size);
+  h = mix_array(mix_array(h, recvcounts, recv_entries), rdispls, recv_entries);
   if (!in_place()) {
     h = mix(h, bits_of(sendtype));
-    h = mix_array(mix_array(h, sendcounts, size), sdispls, size);
+    h = mix_array(mix_array(h, sendcounts, send_entries), sdispls, send_entries);
   }
   h ^= h >> 33;
   h *= 0xff51afd7ed558ccdULL;
@@ -92,7 +95,7 @@ void ExchangePattern::describe(const CallArguments& call) {
   largest_block = 0;
   recv_element = byte_movable_element(call.recvtype);
   if (recv_element == 0 ||
-      !copy_checked(call.recvcounts, call.rdispls, call.size, recv_element, recvcounts, rdispls, largest_block))
+      !copy_checked(call.recvcounts, call.rdispls, call.recv_entries, recv_element, recvcounts, rdispls, largest_block))
     return;
   if (in_place) {
     // MPI ignores the send arguments: blocks leave from recvbuf's layout.
@@ -102,7 +105,7 @@ void ExchangePattern::describe(const CallArguments& call) {
   } else {
     send_element = byte_movable_element(call.sendtype);
     if (send_element == 0 ||
-        !copy_checked(call.sendcounts, call.sdispls, call.size, send_element, sendcounts, sdispls, largest_block))
+        !copy_checked(call.sendcounts, call.sdispls, call.send_entries, send_element, sendcounts, sdispls, largest_block))
       return;
   }
   servable = true;

@@ -1,7 +1,7 @@
-// One MPI_Alltoallv call's exchange as the drop-in keys it: by contents
-// (counts, displacements, the datatypes' element layout, MPI_IN_PLACE),
-// never by the buffers' addresses, which move (rotation, reallocation)
-// while the exchange stays the same.
+// One MPI_Alltoallv or MPI_Neighbor_alltoallv call's exchange as the
+// drop-in keys it: by contents (counts, displacements, the datatypes'
+// element layout, MPI_IN_PLACE), never by the buffers' addresses, which
+// move (rotation, reallocation) while the exchange stays the same.
 #pragma once
 
 #include <mpi.h>
@@ -21,7 +21,9 @@ struct CallArguments {
   const int* recvcounts;
   const int* rdispls;
   MPI_Datatype recvtype;
-  int size;  // of the communicator
+  // Entries of the send and receive arrays: the communicator's size for
+  // MPI_Alltoallv, its out- and in-degree for MPI_Neighbor_alltoallv.
+  int send_entries, recv_entries;
 
   bool in_place() const { return sendbuf == MPI_IN_PLACE; }
   std::uint64_t hash() const;

@@ -5,19 +5,19 @@ namespace mpix {
 const std::vector<VariableSpec>& intercept_variables() {
   static const std::vector<VariableSpec> rows = {
     {"MPIX_INTERCEPT", "enum", "on", "on|off",
-     "Drop-in (libmpixrma_intercept.so): on serves MPI_Alltoallv calls that repeat from a persistent "
-     "request; off passes every call to PMPI_Alltoallv.",
+     "Drop-in (libmpixrma_intercept.so): on serves MPI_Alltoallv and MPI_Neighbor_alltoallv calls that "
+     "repeat from a persistent request; off passes every call to MPI's own (PMPI_).",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().enabled = parse_on_off(v); }},
     {"MPIX_INTERCEPT_REPEATS", "int", "3", "1..16",
      "Drop-in: how many of a communicator's recent calls must have had the same arguments on every rank "
      "before that exchange is served.",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().repeats = parse_int(v, 1, 16); }},
     {"MPIX_INTERCEPT_ENTRIES", "int", "4", "1..16",
-     "Drop-in: exchanges kept per communicator (the least recently served goes first).",
+     "Drop-in: exchanges kept per communicator and collective (the least recently served goes first).",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().entries = parse_int(v, 1, 16); }},
     {"MPIX_INTERCEPT_MIN_BYTES", "int", "8192", "0..2147483647",
      "Drop-in: the smallest exchange served, as the largest block any rank sends or receives; smaller "
-     "ones pass straight to PMPI_Alltoallv (without agreement, re-checked now and then).",
+     "ones pass straight to MPI's own call (without agreement, re-checked now and then).",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().min_bytes = parse_int(v, 0, 2147483647); }},
   };
   return rows;

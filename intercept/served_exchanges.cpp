@@ -1,11 +1,12 @@
-// The drop-in's protocol, per communicator.
+// The drop-in's protocol, per communicator and collective (MPI_Alltoallv,
+// MPI_Neighbor_alltoallv: each has its own state, clock and cache).
 //
 // A rank's own view says nothing about the others: its arguments may have
 // changed while theirs did not. So every decision is taken from values all
 // ranks agree on, and every rank takes the same decisions at the same call:
 // - MPI requires every rank to make the same sequence of collective calls
-//   on a communicator, so the number of MPI_Alltoallv calls made on it is a
-//   clock all ranks share (counters_.calls).
+//   on a communicator, so the number of calls of one collective made on it
+//   is a clock all ranks share (counters_.calls).
 // - At a call that is not skipped, one MPI_Allreduce (MPI_MAX over a few
 //   integers, on the user's communicator, through PMPI) agrees on: which
 //   cache slots hold every rank's current arguments, whether any rank's
@@ -23,24 +24,25 @@
 //   does not depend on the buffers (the node channel's copy-in/copy-out,
 //   point-to-point off the node; mpix_buffers_move), so each call passes its
 //   own sendbuf and recvbuf.
-// - Otherwise the call goes to PMPI_Alltoallv. Then, if every rank could be
-//   served, the exchange is large enough and every rank has seen its
-//   pattern `repeats` times among its recent calls, the pattern is admitted
-//   (collectively, a request made over this call's buffers; the least
-//   recently served pattern leaves when the cache is full). If the exchange
+// - Otherwise the call goes to MPI's own (PMPI_Alltoallv, ...). Then, if
+//   every rank could be served, the exchange is large enough and every rank
+//   has seen its pattern `repeats` times among its recent calls, the
+//   pattern is admitted (collectively, a request made over this call's
+//   buffers; the least recently served pattern leaves when the cache is
+//   full). If the exchange
 //   is too small, or some rank's pattern is not repeating, the next calls
 //   skip the agreement altogether and pass straight through, for a number
 //   of calls that doubles while that stays so (a small exchange pays one
 //   agreement every 1024 calls at most).
 // - A served exchange runs auto, whose tournament races the algorithms that
 //   can serve it against MPI's own call, on every rank alike. Where MPI's
-//   call wins, the pattern stays cached but goes back to PMPI_Alltoallv,
+//   call wins, the pattern stays cached but goes back to MPI's call,
 //   and, unless another pattern of the communicator is still served, the
 //   agreements back off (one every 1024 calls at most); a changed pattern
 //   is admitted and raced afresh.
 // A rank whose arguments changed therefore never meets a served peer inside
 // a different operation: the agreement comes first, and it sends everyone
-// to PMPI_Alltoallv together.
+// to MPI's own call together.
 #include "intercept/served_exchanges.hpp"
 
 #include <algorithm>
@@ -56,20 +58,27 @@ constexpr std::size_t recent_window = 16;  // calls a rank remembers for repeats
 constexpr long stale_after = 4096;         // calls after which an unused pattern leaves
 
 // Whether the registered algorithm called name is the MPI's own call (its
-// capability, from the public listing): read once per settled request.
-bool is_mpi_own_call(std::string_view name) {
+// capability, from the collective's public listing): read once per settled
+// request.
+bool is_mpi_own_call(Collective collective, std::string_view name) {
+  const bool neighbor = collective == Collective::neighbor_alltoallv;
   int count = 0;
-  MPIX_Alltoallv_algorithm_count(&count);
+  neighbor ? MPIX_Neighbor_alltoallv_algorithm_count(&count) : MPIX_Alltoallv_algorithm_count(&count);
   for (int i = 0; i < count; ++i) {
     const char* listed = nullptr;
     int capabilities = 0;
-    if (MPIX_Alltoallv_algorithm(i, &listed, nullptr, &capabilities) == MPI_SUCCESS && name == listed)
-      return (capabilities & MPIX_ALGORITHM_MPI_BASELINE) != 0;
+    const int rc = neighbor ? MPIX_Neighbor_alltoallv_algorithm(i, &listed, nullptr, &capabilities)
+                            : MPIX_Alltoallv_algorithm(i, &listed, nullptr, &capabilities);
+    if (rc == MPI_SUCCESS && name == listed) return (capabilities & MPIX_ALGORITHM_MPI_BASELINE) != 0;
   }
   return false;
 }
 
 }  // namespace
+
+const char* name_of(Collective collective) {
+  return collective == Collective::alltoallv ? "MPI_Alltoallv" : "MPI_Neighbor_alltoallv";
+}
 
 std::uint64_t fingerprint(const InterceptConfig& settings) {
   std::uint64_t h = settings.enabled ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
@@ -79,9 +88,15 @@ std::uint64_t fingerprint(const InterceptConfig& settings) {
   return h >> 2;  // its negation must fit too
 }
 
-ServedExchanges::ServedExchanges(MPI_Comm comm, const InterceptConfig& settings)
-    : comm_(comm), settings_(settings), recent_(recent_window, 0) {
-  PMPI_Comm_size(comm, &size_);
+ServedExchanges::ServedExchanges(MPI_Comm comm, Collective collective, const InterceptConfig& settings)
+    : comm_(comm), collective_(collective), settings_(settings), recent_(recent_window, 0) {
+  if (collective == Collective::alltoallv) {
+    PMPI_Comm_size(comm, &send_entries_);
+    recv_entries_ = send_entries_;
+  } else {
+    int weighted = 0;
+    PMPI_Dist_graph_neighbors_count(comm, &recv_entries_, &send_entries_, &weighted);
+  }
 }
 
 ServedExchanges::~ServedExchanges() {
@@ -99,13 +114,17 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   // were skipped is admitted at once; the others cost a comparison.
   if (now + static_cast<long>(recent_window) < skip_until_)
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
-  const CallArguments args{sendbuf, sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, size_};
+  const CallArguments args{sendbuf,   sendcounts, sdispls,        sendtype,     recvcounts,
+                           rdispls,   recvtype,   send_entries_,  recv_entries_};
   const int repeats = local_repeats(args.hash());
   if (now < skip_until_)
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 
   const ExchangePattern& pattern = scratch_;
   scratch_.describe(args);
+  // MPI forbids MPI_IN_PLACE in neighbourhood collectives: MPI's own call
+  // reports it.
+  if (collective_ == Collective::neighbor_alltoallv && scratch_.in_place) scratch_.servable = false;
   const std::int64_t settings_hash = static_cast<std::int64_t>(fingerprint(settings_));
   Agreement a{};
   for (int slot = 0; slot < max_entries; ++slot) {
@@ -130,7 +149,8 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     PMPI_Comm_rank(comm_, &rank);
     if (rank == 0 && settings_.enabled)
       std::fprintf(stderr, "mpix-rma intercept: ranks run with different MPIX_INTERCEPT* settings; "
-                           "this communicator's MPI_Alltoallv calls go to MPI unchanged\n");
+                           "this communicator's %s calls go to MPI unchanged\n",
+                   name_of(collective_));
     disabled_ = true;
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
@@ -139,7 +159,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
       return serve(entries_[slot], sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   if (a[matched_any]) ++counters_.agreement_misses;
 
-  // Whatever MPI_Alltoallv returned on this rank, the bookkeeping below
+  // Whatever MPI's call returned on this rank, the bookkeeping below
   // runs from agreed values only: a rank whose call failed (a truncating
   // receive under MPI_ERRORS_RETURN) keeps the shared clock with the others,
   // or it would meet them next in a different collective. An admission over
@@ -158,7 +178,10 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
 int ServedExchanges::pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype) {
-  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm_);
+  if (collective_ == Collective::alltoallv)
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm_);
+  return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                 comm_);
 }
 
 int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -174,7 +197,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   int rc = MPIX_Start_with_buffers(entry.request, sendbuf, recvbuf);
   if (rc == MPI_SUCCESS) rc = MPIX_Wait(entry.request, MPI_STATUS_IGNORE);
   // The library raised it on its duplicate (errors return there): MPI raises
-  // a failed MPI_Alltoallv on the caller's communicator.
+  // a failed call on the caller's communicator.
   if (rc != MPI_SUCCESS) {
     MPI_Comm_call_errhandler(comm_, rc);
     return rc;
@@ -190,7 +213,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   char running[MPIX_MAX_OBJECT_NAME];
   int length = 0;
   if (just_settled && MPIX_Request_get_algorithm(entry.request, running, &length) == MPI_SUCCESS &&
-      is_mpi_own_call(std::string_view(running, static_cast<std::size_t>(length)))) {
+      is_mpi_own_call(collective_, std::string_view(running, static_cast<std::size_t>(length)))) {
     entry.pass_through = true;
     ++counters_.returned;
     MPIX_Request_free(&entry.request);
@@ -214,7 +237,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   if (xcomm_ == nullptr) {
     // On a duplicate that returns errors (the library's own duplicate
     // inherits that): a failure here must not reach the user's handler,
-    // which may abort; MPI_Alltoallv itself has succeeded.
+    // which may abort; MPI's call itself has succeeded.
     PMPI_Comm_dup(comm_, &errors_return_comm_);
     PMPI_Comm_set_errhandler(errors_return_comm_, MPI_ERRORS_RETURN);
     if (MPIX_Comm_init(&xcomm_, errors_return_comm_) != MPI_SUCCESS) {  // fails on every rank alike
@@ -240,7 +263,8 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   // auto: a tournament among the algorithms whose data path does not
   // depend on the buffers (the others refuse mpix_buffers_move), MPI's own
   // call among them.
-  MPIX_Info_set(info, "mpix_alltoallv_algorithm", "auto");
+  const bool neighbor = collective_ == Collective::neighbor_alltoallv;
+  MPIX_Info_set(info, neighbor ? "mpix_neighbor_alltoallv_algorithm" : "mpix_alltoallv_algorithm", "auto");
   MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
   MPIX_Info_set(info, "mpix_buffers_move", "true");
   Entry entry;
@@ -252,8 +276,12 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
                          sd = ExchangePattern::in_bytes(pattern.sdispls, pattern.send_element),
                          rc_bytes = ExchangePattern::in_bytes(pattern.recvcounts, pattern.recv_element),
                          rd = ExchangePattern::in_bytes(pattern.rdispls, pattern.recv_element);
-  const int rc = MPIX_Alltoallv_init(pattern.in_place ? MPI_IN_PLACE : sendbuf, sc.data(), sd.data(), MPI_BYTE,
-                                     recvbuf, rc_bytes.data(), rd.data(), MPI_BYTE, xcomm_, info, &entry.request);
+  const int rc = neighbor ? MPIX_Neighbor_alltoallv_init(sendbuf, sc.data(), sd.data(), MPI_BYTE, recvbuf,
+                                                         rc_bytes.data(), rd.data(), MPI_BYTE, xcomm_, info,
+                                                         &entry.request)
+                          : MPIX_Alltoallv_init(pattern.in_place ? MPI_IN_PLACE : sendbuf, sc.data(), sd.data(),
+                                                MPI_BYTE, recvbuf, rc_bytes.data(), rd.data(), MPI_BYTE, xcomm_,
+                                                info, &entry.request);
   MPIX_Info_free(&info);
   if (rc != MPI_SUCCESS) {  // agreed: the same on every rank
     disabled_ = true;

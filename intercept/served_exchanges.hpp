@@ -1,6 +1,8 @@
-// The drop-in's state of one communicator: the exchanges it serves from
-// persistent requests, and the protocol that decides, identically on every
-// rank, which calls they serve (see served_exchanges.cpp).
+// The drop-in's state of one communicator for one collective
+// (MPI_Alltoallv, or MPI_Neighbor_alltoallv on a distributed graph): the
+// exchanges it serves from persistent requests, and the protocol that
+// decides, identically on every rank, which calls they serve (see
+// served_exchanges.cpp).
 #pragma once
 
 #include <mpi.h>
@@ -20,18 +22,24 @@ namespace mpix::intercept {
 // between ranks would have them serve different calls.
 std::uint64_t fingerprint(const InterceptConfig& settings);
 
+// The collectives the drop-in serves; both take the same arguments.
+enum class Collective { alltoallv, neighbor_alltoallv };
+const char* name_of(Collective collective);  // "MPI_Alltoallv", ...
+
 class ServedExchanges {
  public:
   static constexpr int max_entries = 16;  // MPIX_INTERCEPT_ENTRIES's upper bound
 
-  ServedExchanges(MPI_Comm comm, const InterceptConfig& settings);
+  // comm: an intracommunicator of more than one rank; for
+  // neighbor_alltoallv, one with a distributed-graph topology.
+  ServedExchanges(MPI_Comm comm, Collective collective, const InterceptConfig& settings);
   ~ServedExchanges();  // frees the requests and the MPIX_Comm: local work only
   ServedExchanges(const ServedExchanges&) = delete;
   ServedExchanges& operator=(const ServedExchanges&) = delete;
 
-  // One MPI_Alltoallv call on the communicator: served, or passed to
-  // PMPI_Alltoallv. Returns its MPI error code, raised on the
-  // communicator's error handler as MPI_Alltoallv would.
+  // One call of the collective on the communicator: served, or passed to
+  // MPI's own (PMPI_). Returns its MPI error code, raised on the
+  // communicator's error handler as MPI's call would.
   int call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
 
@@ -47,6 +55,7 @@ class ServedExchanges {
   };
   const Counters& counters() const { return counters_; }
   MPI_Comm comm() const { return comm_; }
+  Collective collective() const { return collective_; }
 
  private:
   struct Entry {
@@ -76,7 +85,8 @@ class ServedExchanges {
   void free_entry(Entry& e);
 
   MPI_Comm comm_;
-  int size_ = 0;
+  Collective collective_;
+  int send_entries_ = 0, recv_entries_ = 0;  // of the count arrays (CallArguments)
   InterceptConfig settings_;
   ExchangePattern scratch_;  // the current call's, described in place
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made at the first admission (collective, agreed)

@@ -95,9 +95,10 @@ int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
  * the buffers must stay valid until the request is freed. Arguments, memory
  * and set-up are O(degree), never O(P). Collective; an argument error on any
  * rank, or counts that do not match across an edge, is reported on every
- * rank. Info key "mpix_neighbor_alltoallv_algorithm": a registry name
+ * rank. Info keys: "mpix_neighbor_alltoallv_algorithm", a registry name
  * (MPIX_Neighbor_alltoallv_algorithm), overriding
- * MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM; default "auto". */
+ * MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM, default "auto"; "mpix_auto_settle" and
+ * "mpix_buffers_move", as for MPIX_Alltoallv_init. */
 int MPIX_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                  const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,

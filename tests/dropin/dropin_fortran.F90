@@ -1,6 +1,8 @@
 ! An unmodified Fortran program looping MPI_Alltoallv, checked, then a few
-! calls with MPI_IN_PLACE; built with `use mpi`, with `use mpi_f08` when F08
-! is defined, and with mpif.h when MPIFH is.
+! calls with MPI_IN_PLACE, then MPI_Neighbor_alltoallv on a ring graph
+! (rank +- 1; at 2 ranks two edges to one peer), checked; built with
+! `use mpi`, with `use mpi_f08` when F08 is defined, and with mpif.h when
+! MPIFH is.
 program dropin_fortran
 #if defined(F08)
   use mpi_f08
@@ -14,6 +16,12 @@ program dropin_fortran
   integer, parameter :: block = 1000, calls = 40
   integer :: ierr, rank, nranks, i, call_no, wrong, src, k
   integer, allocatable :: counts(:), displs(:), sendbuf(:), recvbuf(:)
+  integer :: ends(2), starts(2), edge_counts(2), edge_displs(2)
+#if defined(F08)
+  type(MPI_Comm) :: ring
+#else
+  integer :: ring
+#endif
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
@@ -36,6 +44,27 @@ program dropin_fortran
     call MPI_Alltoallv(MPI_IN_PLACE, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
                        MPI_COMM_WORLD, ierr)
     call check(recvbuf, call_no)
+  end do
+  ! The ring: destinations rank+1, rank-1; sources rank-1, rank+1, so that
+  ! source edge j is its sender's destination edge j. Kept until
+  ! MPI_Finalize, where the drop-in reports on it.
+  ends = (/ mod(rank + 1, nranks), mod(rank - 1 + nranks, nranks) /)
+  starts = (/ mod(rank - 1 + nranks, nranks), mod(rank + 1, nranks) /)
+  edge_counts = block
+  edge_displs = (/ 0, block /)
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, starts, MPI_UNWEIGHTED, 2, ends, MPI_UNWEIGHTED, &
+                                      MPI_INFO_NULL, .false., ring, ierr)
+  call MPI_Comm_set_name(ring, 'serve:ring', ierr)
+  do call_no = 1, calls
+    call fill(sendbuf, call_no)
+    recvbuf = -1
+    call MPI_Neighbor_alltoallv(sendbuf, edge_counts, edge_displs, MPI_INTEGER, recvbuf, edge_counts, &
+                                edge_displs, MPI_INTEGER, ring, ierr)
+    do k = 0, 1
+      do i = 0, block - 1
+        if (recvbuf(k * block + i + 1) /= call_no * 100000 + starts(k + 1) * 1000 + i + k * 7) wrong = wrong + 1
+      end do
+    end do
   end do
   call MPI_Allreduce(MPI_IN_PLACE, wrong, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then

@@ -1,12 +1,14 @@
-// libmpixrma_intercept.so: MPI_Alltoallv through the MPI profiling
-// interface, for programs that were not written for mpix-rma. Preload it
-// (LD_PRELOAD=.../libmpixrma_intercept.so) or link it before MPI.
+// libmpixrma_intercept.so: MPI_Alltoallv and MPI_Neighbor_alltoallv through
+// the MPI profiling interface, for programs that were not written for
+// mpix-rma. Preload it (LD_PRELOAD=.../libmpixrma_intercept.so) or link it
+// before MPI.
 //
-// Each intracommunicator of more than one rank gets a ServedExchanges,
-// hung on it with an attribute whose delete callback frees it, so that
-// MPI_Comm_free (and MPI_Finalize, through an attribute on MPI_COMM_SELF)
-// cleans up. Everything else, and every call the library itself makes while
-// serving one, goes to PMPI_Alltoallv.
+// Each intracommunicator of more than one rank (for MPI_Neighbor_alltoallv:
+// each with a distributed-graph topology) gets a ServedExchanges per
+// collective, hung on it with an attribute whose delete callback frees it,
+// so that MPI_Comm_free (and MPI_Finalize, through an attribute on
+// MPI_COMM_SELF) cleans up. Everything else, and every call the library
+// itself makes while serving one, goes to MPI's own call (PMPI_).
 #include <mpi.h>
 
 #include <atomic>
@@ -18,27 +20,28 @@
 #include "src/library.hpp"
 
 using mpix::InterceptConfig;
+using mpix::intercept::Collective;
 using mpix::intercept::ServedExchanges;
 
 namespace {
 
-// Set while this thread runs the drop-in: MPI_Alltoallv calls made by the
-// library underneath (its native algorithm) are MPI's own. Initial-exec TLS:
+// Set while this thread runs the drop-in: calls made by the library
+// underneath (its native algorithms) are MPI's own. Initial-exec TLS:
 // no __tls_get_addr call on every MPI_Alltoallv (the library is preloaded
 // or linked, so it has static TLS).
 __attribute__((tls_model("initial-exec"))) thread_local bool inside_drop_in = false;
 
-// The last communicator this thread called on and its state, valid while no
-// state has been deleted since (a freed communicator's handle may come back
-// for another one): calls that pass straight through cost no attribute
-// lookup.
+// Per collective, the last communicator this thread called it on and its
+// state, valid while no state has been deleted since (a freed
+// communicator's handle may come back for another one): calls that pass
+// straight through cost no attribute lookup.
 std::atomic<unsigned long> states_deleted{0};
 struct LastCall {
   MPI_Comm comm = MPI_COMM_NULL;
   ServedExchanges* state = nullptr;
   unsigned long deletions = 0;
 };
-__attribute__((tls_model("initial-exec"))) thread_local LastCall last_call;
+__attribute__((tls_model("initial-exec"))) thread_local LastCall last_call[2];  // by Collective
 
 class InsideDropIn {
  public:
@@ -48,7 +51,7 @@ class InsideDropIn {
   InsideDropIn& operator=(const InsideDropIn&) = delete;
 };
 
-int state_keyval = MPI_KEYVAL_INVALID;   // per communicator: its ServedExchanges
+int state_keyval[2] = {MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID};  // by Collective: a communicator's state
 int finalize_keyval = MPI_KEYVAL_INVALID;  // on MPI_COMM_SELF: frees them all at MPI_Finalize
 std::once_flag keyvals_made;
 std::mutex live_mutex;
@@ -92,17 +95,17 @@ int finalize_states(MPI_Comm, int, void*, void*) {
     PMPI_Comm_get_name(s->comm(), name, &length);
     if (verbose >= 1 && rank == 0)
       std::fprintf(stderr,
-                   "mpix-rma intercept: communicator '%s' of %d ranks: %ld calls, %ld served, %ld patterns "
+                   "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
                    "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each)\n",
-                   name, size, c.calls, c.served, c.patterns, c.returned, c.agreement_misses, c.agreements,
+                   name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses, c.agreements,
                    c.agreements ? 1e6 * c.agreement_seconds / static_cast<double>(c.agreements) : 0.0);
-    PMPI_Comm_delete_attr(s->comm(), state_keyval);
+    PMPI_Comm_delete_attr(s->comm(), state_keyval[static_cast<int>(s->collective())]);
   }
   return MPI_SUCCESS;
 }
 
 void make_keyvals() {
-  PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &state_keyval, nullptr);
+  for (int& keyval : state_keyval) PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state, &keyval, nullptr);
   PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_states, &finalize_keyval, nullptr);
 }
 
@@ -118,39 +121,46 @@ InterceptConfig settings() {
   return s;
 }
 
-ServedExchanges* lookup_state(MPI_Comm comm);
+ServedExchanges* lookup_state(MPI_Comm comm, Collective collective);
 
-// comm's state, made at its first call; nullptr: pass every call through.
-ServedExchanges* state_of(MPI_Comm comm) {
+// comm's state for the collective, made at its first call; nullptr: pass
+// every call through.
+ServedExchanges* state_of(MPI_Comm comm, Collective collective) {
+  LastCall& last = last_call[static_cast<int>(collective)];
   const unsigned long deletions = states_deleted.load(std::memory_order_acquire);
-  if (comm == last_call.comm && deletions == last_call.deletions && last_call.state != nullptr)
-    return last_call.state;
-  ServedExchanges* state = lookup_state(comm);
-  last_call = {comm, state, deletions};
+  if (comm == last.comm && deletions == last.deletions && last.state != nullptr) return last.state;
+  ServedExchanges* state = lookup_state(comm, collective);
+  last = {comm, state, deletions};
   return state;
 }
 
-ServedExchanges* lookup_state(MPI_Comm comm) {
+ServedExchanges* lookup_state(MPI_Comm comm, Collective collective) {
   if (comm == MPI_COMM_NULL) return nullptr;
+  const int keyval = state_keyval[static_cast<int>(collective)];
   int flag = 0;
   void* value = nullptr;
-  if (state_keyval != MPI_KEYVAL_INVALID && PMPI_Comm_get_attr(comm, state_keyval, &value, &flag) == MPI_SUCCESS &&
-      flag)
+  if (keyval != MPI_KEYVAL_INVALID && PMPI_Comm_get_attr(comm, keyval, &value, &flag) == MPI_SUCCESS && flag)
     return static_cast<ServedExchanges*>(value);
   int inter = 0, size = 0;
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return nullptr;
   if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size < 2) return nullptr;
+  // Cartesian and graph topologies have neighbourhood collectives too; the
+  // library serves distributed graphs (MPIX_Neighbor_alltoallv_init).
+  int topology = MPI_UNDEFINED;
+  if (collective == Collective::neighbor_alltoallv &&
+      (PMPI_Topo_test(comm, &topology) != MPI_SUCCESS || topology != MPI_DIST_GRAPH))
+    return nullptr;
   const InterceptConfig s = settings();  // creates the library (its MPI_COMM_SELF attribute) first
   std::call_once(keyvals_made, [] {
     make_keyvals();
     PMPI_Comm_set_attr(MPI_COMM_SELF, finalize_keyval, nullptr);
   });
-  auto* state = new ServedExchanges(comm, s);
+  auto* state = new ServedExchanges(comm, collective, s);
   {
     std::lock_guard<std::mutex> lock(live_mutex);
     live.insert(state);
   }
-  PMPI_Comm_set_attr(comm, state_keyval, state);
+  PMPI_Comm_set_attr(comm, state_keyval[static_cast<int>(collective)], state);
   return state;
 }
 
@@ -162,8 +172,22 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
   if (inside_drop_in)
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   InsideDropIn guard;
-  ServedExchanges* state = state_of(comm);
+  ServedExchanges* state = state_of(comm, Collective::alltoallv);
   if (state == nullptr)
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+}
+
+extern "C" int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (inside_drop_in)
+    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm);
+  InsideDropIn guard;
+  ServedExchanges* state = state_of(comm, Collective::neighbor_alltoallv);
+  if (state == nullptr)
+    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm);
   return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
