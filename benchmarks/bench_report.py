@@ -53,16 +53,27 @@ def pyplot():
     return plt
 
 
-def auto_against_best(rows, point_keys):
+def in_family(algorithm, family):
+    """Whether a competitor belongs to a collective family: "" for
+    Alltoallv's rows, a prefix ("neighbor:") for another family's."""
+    return algorithm.startswith(family) if family else ":" not in algorithm
+
+
+def auto_against_best(rows, point_keys, family=""):
     """Per point (the launch rows sharing point_keys): auto against the best
     other algorithm measured in the same launch, and against native -- the
     selector's acceptance criteria -- as the median over launches of each
     launch's ratio, since a launch's own speed (the machine's moment, the
     transport's mode) moves all its competitors together. memcpy is a bound,
-    not a competitor."""
+    not a competitor. family: the family whose auto, rows and native are
+    compared (names with its prefix, which the checks drop)."""
     launches = defaultdict(lambda: defaultdict(dict))
     ran = defaultdict(set)
     for r in rows:
+        if not in_family(r["algorithm"], family):
+            continue
+        r = dict(r, algorithm=r["algorithm"][len(family):],
+                 ran="|".join(x[len(family):] for x in r.get("ran", "").split("|") if x))
         key = tuple(r[name] for name in point_keys)
         launches[key][r["launch"]][r["algorithm"]] = float(r["t_iter_us"])
         if r["algorithm"] == "auto":

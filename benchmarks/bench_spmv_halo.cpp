@@ -1,6 +1,9 @@
 // Benchmark 2 (paper §5.1), one launch: the SpMV halo exchange of each
 // SuiteSparse matrix given, row-partitioned over the ranks, as a persistent
-// Alltoallv. Every competitor in the same run, interleaved inside each
+// Alltoallv, and as a persistent neighbourhood Alltoallv on the halo's
+// distributed graph (competitors "neighbor:<row>" of that family;
+// "neighbor:native" is MPI_Neighbor_alltoallv, as "native" is
+// MPI_Alltoallv). Every competitor in the same run, interleaved inside each
 // repeat; per matrix and competitor: T_init (the median is a re-init over the
 // same buffers, the first repeat a first init on a fresh communicator),
 // per-iteration time (barrier, max over ranks, median of repeats), the data
@@ -34,15 +37,26 @@ struct Options {
   Loop loop = Loop::application;
 };
 
+const std::string neighbor_prefix = "neighbor:";
+
+bool is_neighbor(const std::string& competitor) { return competitor.rfind(neighbor_prefix, 0) == 0; }
+
 Options parse(int argc, char** argv) {
   Options o;
   for (const auto& a : mpix_timing::listed_algorithms()) o.competitors.push_back(a.name);
-  const std::vector<std::string> registered = o.competitors;
+  std::vector<std::string> registered = o.competitors;
+  for (const auto& a : mpix_timing::listed_algorithms(Family::neighbor_alltoallv))
+    registered.push_back(neighbor_prefix + a.name);
+  // By default MPI's own neighbourhood call and the family's auto beside
+  // every Alltoallv row; the family's other rows when asked for.
+  o.competitors.push_back(neighbor_prefix + "native");
+  o.competitors.push_back(neighbor_prefix + "auto");
   std::string loop = "application";
   CLI::App app("Times the SpMV halo Alltoallv of Matrix Market matrices, every competitor interleaved.",
                "bench_spmv_halo");
   app.add_option("matrices", o.matrices, "Matrix Market files")->required()->check(CLI::ExistingFile);
-  app.add_option("--algorithms", o.competitors, "registered algorithms, comma-separated")
+  app.add_option("--algorithms", o.competitors,
+                 "registered algorithms, and neighbourhood ones as neighbor:<name>, comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember(registered));
   app.add_option("--repeats", o.repeats, "interleaved rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
@@ -116,6 +130,9 @@ int main(int argc, char** argv) {
       fail(std::string("bench_spmv_halo: ") + e.what());
     }
     const HaloExchange halo(matrix, options.iterations, options.memory == "mpix");
+    const HaloGraph graph(halo);
+    MPIX_Comm* graph_comm = nullptr;
+    MPIX_Comm_init(&graph_comm, graph.comm());
     const std::string name = stem(path);
     if (!options.counts_dir.empty()) write_counts(halo, size, options.counts_dir + "/counts_" + name + ".csv");
     const long bytes_max = max_long_over_ranks(std::max(halo.bytes_sent(), halo.bytes_received()));
@@ -125,8 +142,25 @@ int main(int argc, char** argv) {
 
     const auto samples = run_interleaved(options.competitors.size(), options.repeats, comm,
                                          [&](std::size_t c, MPIX_Comm* on) {
-                                           return run_algorithm(halo, options.competitors[c], on, options.loop,
-                                                                halo.warmup() + halo.iterations());
+                                           const std::string& competitor = options.competitors[c];
+                                           if (!is_neighbor(competitor))
+                                             return run_algorithm(halo, competitor, on, options.loop,
+                                                                  halo.warmup() + halo.iterations());
+                                           // A first init (on a fresh world communicator) gets a
+                                           // fresh graph one too.
+                                           MPIX_Comm* fresh = nullptr;
+                                           if (on != comm) MPIX_Comm_init(&fresh, graph.comm());
+                                           MPIX_Comm* use = fresh ? fresh : graph_comm;
+                                           Sample s = run_request(
+                                               halo, competitor.substr(neighbor_prefix.size()),
+                                               "mpix_neighbor_alltoallv_algorithm", options.loop,
+                                               halo.warmup() + halo.iterations(),
+                                               [&](MPIX_Info* info, MPIX_Request** request) {
+                                                 return graph.init(halo, use, info, request);
+                                               });
+                                           if (fresh) MPIX_Comm_free(&fresh);
+                                           s.ran = neighbor_prefix + s.ran;
+                                           return s;
                                          });
     for (std::size_t c = 0; c < options.competitors.size(); ++c) {
       const Summary t = summarize(samples[c], options.competitors[c]);
@@ -141,6 +175,7 @@ int main(int argc, char** argv) {
                      algorithm, halo.iterations(), options.repeats, t.init_us, t.init_first_us, t.iteration_us,
                      t.valid ? 1 : 0, t.ran.c_str());
     }
+    MPIX_Comm_free(&graph_comm);  // before graph frees its communicator
   }
   if (csv) std::fclose(csv);
   MPIX_Comm_free(&comm);

@@ -91,3 +91,29 @@ int HaloExchange::targets() const {
 int HaloExchange::sources() const {
   return static_cast<int>(std::count_if(recvcounts_.begin(), recvcounts_.end(), [](int c) { return c > 0; }));
 }
+
+HaloGraph::HaloGraph(const HaloExchange& halo) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> sources, destinations;
+  for (int r = 0; r < size; ++r) {
+    if (halo.recvcounts()[r] > 0) {
+      sources.push_back(r);
+      recvcounts_.push_back(halo.recvcounts()[r]);
+      rdispls_.push_back(halo.rdispls()[r]);
+    }
+    if (halo.sendcounts()[r] > 0) {
+      destinations.push_back(r);
+      sendcounts_.push_back(halo.sendcounts()[r]);
+      sdispls_.push_back(halo.sdispls()[r]);
+    }
+  }
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(sources.size()), sources.data(), MPI_UNWEIGHTED,
+                                 static_cast<int>(destinations.size()), destinations.data(), MPI_UNWEIGHTED,
+                                 MPI_INFO_NULL, 0, &comm_);
+}
+
+int HaloGraph::init(const HaloExchange& halo, MPIX_Comm* comm, MPIX_Info* info, MPIX_Request** request) const {
+  return MPIX_Neighbor_alltoallv_init(halo.send(), sendcounts_.data(), sdispls_.data(), halo.type(), halo.recv(),
+                                      recvcounts_.data(), rdispls_.data(), halo.type(), comm, info, request);
+}

@@ -200,17 +200,21 @@ class LoopBody {
   static inline volatile unsigned sink_ = 0;
 };
 
+// One persistent request timed over x: init(info, &request) sets it up
+// (MPIX_Alltoallv_init, MPIX_Neighbor_alltoallv_init over x's buffers),
+// with the info key algorithm_key naming the algorithm.
 // expected_iterations > 0: passed as the mpix_expected_iterations hint (what
 // auto's break-even rule needs to know).
-inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Comm* comm, Loop loop,
-                            long expected_iterations = 0) {
+template <class Init>
+Sample run_request(const Exchange& x, const std::string& name, const char* algorithm_key, Loop loop,
+                   long expected_iterations, Init init) {
   Sample s;
   // auto settles its tournament within MPIX_AUTO_SETTLE (100) iterations:
   // what is timed is what it settled on.
   const int warmup = name == "auto" ? std::max(x.warmup(), 100) : x.warmup();
   MPIX_Info* info = nullptr;
   MPIX_Info_init(&info);
-  MPIX_Info_set(info, "mpix_alltoallv_algorithm", name.c_str());
+  MPIX_Info_set(info, algorithm_key, name.c_str());
   if (expected_iterations > 0)
     MPIX_Info_set(info, "mpix_expected_iterations",
                   std::to_string(expected_iterations + warmup - x.warmup()).c_str());
@@ -219,10 +223,8 @@ inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Com
 
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
-  if (MPIX_Alltoallv_init(x.send(), x.sendcounts(), x.sdispls(), x.type(), x.recv(), x.recvcounts(), x.rdispls(),
-                          x.type(), comm, info, &request) != MPI_SUCCESS)
-    fail("MPIX_Alltoallv_init failed for " + name);
-  const double init = MPI_Wtime() - t0;
+  if (init(info, &request) != MPI_SUCCESS) fail(std::string("request init failed for ") + name);
+  const double init_seconds = MPI_Wtime() - t0;
 
   const LoopBody body(x, loop);
   for (int i = 0; i < warmup; ++i) {
@@ -250,11 +252,21 @@ inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Com
   MPI_Barrier(MPI_COMM_WORLD);
   t0 = MPI_Wtime();
   MPIX_Request_free(&request);
-  s.init = max_over_ranks(init + MPI_Wtime() - t0);
+  s.init = max_over_ranks(init_seconds + MPI_Wtime() - t0);
   MPIX_Info_free(&info);
   MPI_Allreduce(MPI_IN_PLACE, &valid, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   s.valid = valid != 0;
   return s;
+}
+
+// x as an Alltoallv request running the registered algorithm name.
+inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Comm* comm, Loop loop,
+                            long expected_iterations = 0) {
+  return run_request(x, name, "mpix_alltoallv_algorithm", loop, expected_iterations,
+                     [&](MPIX_Info* info, MPIX_Request** request) {
+                       return MPIX_Alltoallv_init(x.send(), x.sendcounts(), x.sdispls(), x.type(), x.recv(),
+                                                  x.recvcounts(), x.rdispls(), x.type(), comm, info, request);
+                     });
 }
 
 // Every competitor, interleaved inside each repeat so that a drift of the
