@@ -4,6 +4,7 @@
 ! `use mpi`, with `use mpi_f08` when F08 is defined, and with mpif.h when
 ! MPIFH is.
 program dropin_fortran
+  use, intrinsic :: iso_fortran_env, only: error_unit
 #if defined(F08)
   use mpi_f08
 #elif !defined(MPIFH)
@@ -69,9 +70,9 @@ program dropin_fortran
   call MPI_Allreduce(MPI_IN_PLACE, wrong, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
     if (wrong == 0) then
-      print '(a)', 'dropin_fortran: ok'
+      write (error_unit, '(a)') 'dropin_fortran: ok'
     else
-      print '(a,i0)', 'dropin_fortran: WRONG DATA ', wrong
+      write (error_unit, '(a,i0)') 'dropin_fortran: WRONG DATA ', wrong
     end if
   end if
   call MPI_Finalize(ierr)
