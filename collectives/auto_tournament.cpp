@@ -56,6 +56,16 @@ void AutoTournament::at_start() {
 }
 
 
+long AutoTournament::quiet_starts() const {
+  if (phase_ != Phase::watch) return 0;
+  return std::max(0L, next_check_ - watch_window - 1 - started_);
+}
+
+void AutoTournament::skipped(long starts) {
+  started_ += starts;
+  last_start_ = 0;  // no period spans the quiet Starts
+}
+
 void AutoTournament::trial_period(double period_us) {
   if (untimed_left_ > 0) {
     --untimed_left_;

@@ -33,8 +33,15 @@ std::string Request::algorithm() const {
 void Request::start() {
   if (!restartable_) throw Error(MPI_ERR_REQUEST, "request of a nonblocking RMA call cannot be restarted");
   if (active_) throw Error(MPI_ERR_REQUEST, "request is already active (started and not yet completed)");
+  if (quiet_left_ > 0 && --quiet_left_ == 0) resume();
   runner_->start();
   active_ = true;
+}
+
+// The quiet Starts are over: the forwarding operation sees Starts again.
+void Request::resume() {
+  runner_ = operation_.get();
+  operation_->resumed_after(quiet_starts_);
 }
 
 void Request::start_with(const void* sendbuf, void* recvbuf) {
@@ -42,7 +49,9 @@ void Request::start_with(const void* sendbuf, void* recvbuf) {
     throw Error(MPI_ERR_REQUEST, "request was made without info mpix_buffers_move=true: its buffers cannot move");
   if (!restartable_) throw Error(MPI_ERR_REQUEST, "request of a nonblocking RMA call cannot be restarted");
   if (active_) throw Error(MPI_ERR_REQUEST, "request is already active (started and not yet completed)");
-  runner_->rebind(sendbuf, recvbuf);
+  // A forwarding operation keeps the buffers for what it may switch to.
+  operation_->rebind(sendbuf, recvbuf);
+  if (quiet_left_ > 0 && --quiet_left_ == 0) resume();
   runner_->start();
   active_ = true;
 }
@@ -65,10 +74,15 @@ void Request::wait() {
 }
 
 void Request::settle() {
-  if (!may_settle_) return;
-  if (PersistentOperation* chosen = operation_->settled_on()) {
+  if (!may_settle_ || runner_ != operation_.get()) return;
+  long quiet = 0;
+  if (PersistentOperation* chosen = operation_->settled_on(quiet)) {
     runner_ = chosen;
-    may_settle_ = false;
+    may_settle_ = quiet > 0;
+    // One more than the Starts runner_ runs alone: start() counts down
+    // before each Start and resumes at zero.
+    quiet_left_ = quiet > 0 ? quiet + 1 : 0;
+    quiet_starts_ = quiet;
   }
 }
 

@@ -26,9 +26,18 @@ class PersistentOperation {
   virtual bool settled() const { return true; }
   // An operation that only forwards to another once it has made up its mind
   // (auto) says so, and then names that one: the request calls it directly,
-  // so that choosing costs nothing per iteration.
+  // so that choosing costs nothing per iteration. Asked after each
+  // completion while it forwards: the operation to call directly, and in
+  // quiet_starts for how many Starts (0: from now on); nullptr: it must
+  // see the next Start itself. Once those Starts are over, the request
+  // forwards again and first calls resumed_after with their number, so the
+  // forwarding operation's count of Starts stays the request's.
   virtual bool forwards() const { return false; }
-  virtual PersistentOperation* settled_on() { return nullptr; }
+  virtual PersistentOperation* settled_on(long& quiet_starts) {
+    quiet_starts = 0;
+    return nullptr;
+  }
+  virtual void resumed_after(long) {}
   // Points the next starts at other buffers laid out like the ones given at
   // init (sendbuf MPI_IN_PLACE again if it was). Local. Only operations made
   // with buffers_move are asked; an algorithm whose data path depends on the
@@ -59,12 +68,15 @@ class Request {
 
  private:
   void settle();
+  void resume();
 
   std::shared_ptr<const Comm> comm_;
   std::string algorithm_;
   std::unique_ptr<PersistentOperation> operation_;
   PersistentOperation* runner_;  // operation_, or what it settled on
   bool may_settle_;
+  long quiet_left_ = 0;   // Starts runner_ still runs by itself before operation_ sees them again (0: for good)
+  long quiet_starts_ = 0;  // how many it was given
   bool buffers_move_;
   bool active_ = false;
   bool restartable_ = true;
