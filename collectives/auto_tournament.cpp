@@ -122,13 +122,14 @@ void AutoTournament::begin_tournament(std::vector<int> entrants, const char* inc
   }
   std::string list;
   for (int i : entrants_) list += std::string(list.empty() ? "" : ", ") + name(i);
-  log("mpix-rma: auto tournament at Start %ld (%s: %s; %d+%d periods each): %s", started_, incumbent_role,
-      name(incumbent_), rule_.untimed, rule_.timed, list.c_str());
+  log("mpix-rma: auto tournament at Start %ld (%s: %s; %d+%d periods each, %d+%d for MPI's own call): %s",
+      started_, incumbent_role, name(incumbent_), rule_.untimed, rule_.timed, rule_.mpi_untimed, rule_.timed,
+      list.c_str());
   for (int i : entrants_) measured_[static_cast<std::size_t>(i)] = PeriodMeasure{};
   phase_ = Phase::trial;
   entrant_ = 0;
   periods_.clear();
-  untimed_left_ = started_ == 0 ? rule_.untimed : 0;  // the running one is warm at a re-run
+  untimed_left_ = started_ == 0 ? untimed_for(running_) : 0;  // the running one is warm at a re-run
 }
 
 
@@ -136,15 +137,18 @@ void AutoTournament::next_entrant() {
   periods_.clear();
   while (++entrant_ < entrants_.size()) {
     if (switch_to(entrants_[entrant_])) {
-      untimed_left_ = rule_.untimed;
+      untimed_left_ = untimed_for(entrants_[entrant_]);
       return;
     }
   }
   std::vector<PeriodMeasure> entered(measured_.size());  // this tournament's measurements only
   for (int i : entrants_) entered[static_cast<std::size_t>(i)] = measured_[static_cast<std::size_t>(i)];
-  if (!in_playoff_ && started_ + rule_.playoff_periods() <= rule_.settle_within) {
+  if (!in_playoff_) {
     const auto [leader, runner_up] = playoff_pair(entered, baseline_, rule_);
-    if (leader >= 0) {
+    const long playoff = leader < 0 ? 0
+                                    : rule_.trial_periods(leader == baseline_) +
+                                          rule_.trial_periods(runner_up == baseline_);
+    if (leader >= 0 && started_ + playoff <= rule_.settle_within) {
       begin_playoff(leader, runner_up);
       return;
     }
@@ -194,7 +198,7 @@ void AutoTournament::begin_playoff(int leader, int runner_up) {
   in_playoff_ = true;
   entrant_ = 0;
   periods_.clear();
-  untimed_left_ = rule_.untimed;
+  untimed_left_ = untimed_for(runner_up);
   if (!switch_to(runner_up)) next_entrant();  // the runner-up cannot run again: the leader alone decides
 }
 

@@ -14,7 +14,9 @@
 // persistent request the same number of times, in the same order as its
 // other requests, so counting Starts gives every rank the same clock: every
 // rank agrees, switches and settles at the same Start, whatever it measured
-// itself. A trial is `untimed` periods of warm-up, then `timed` periods;
+// itself. A trial is `untimed` periods of warm-up (`mpi_untimed` for MPI's
+// own call, whose eager path warms up over about twenty calls after other
+// traffic), then `timed` periods;
 // after `scout` of them a clearly slower entrant is cut. The median period
 // (max over ranks) decides; the incumbent keeps its place unless beaten by
 // more than the spread. A request that completes by MPIX_Test polling is
@@ -102,6 +104,8 @@ class AutoTournament {
   bool switch_to(int index);
   void run(int index);
   const char* name(int index) const { return names_[static_cast<std::size_t>(index)].c_str(); }
+  // Periods a trial of candidate index leaves untimed after switching to it.
+  int untimed_for(int index) const { return index == baseline_ ? rule_.mpi_untimed : rule_.untimed; }
   template <class... Values>
   void log(const char* format, Values... values) const {
     if (!verbose_) return;

@@ -41,10 +41,20 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
                    [&](int a, int b) { return p[static_cast<std::size_t>(a)].total_us < p[static_cast<std::size_t>(b)].total_us; });
   entrants.insert(entrants.end(), others.begin(), others.end());
   const long budget = std::min<long>(rule.settle_within, expected_iterations / 4);
-  const long trial = rule.trial_periods();
-  const long fit = budget - rule.playoff_periods() >= 4 * trial ? (budget - rule.playoff_periods()) / trial
-                                                                 : budget / trial;
-  if (static_cast<long>(entrants.size()) > fit) entrants.resize(static_cast<std::size_t>(std::max<long>(fit, 0)));
+  // How many leading entrants' trials fit in `periods`.
+  const auto fitting = [&](long periods) {
+    std::size_t n = 0;
+    for (long used = 0; n < entrants.size(); ++n) {
+      used += rule.trial_periods(entrants[n] == baseline);
+      if (used > periods) break;
+    }
+    return n;
+  };
+  const bool mpi_enters = std::find(entrants.begin(), entrants.end(), baseline) != entrants.end();
+  const long playoff = mpi_enters ? rule.playoff_periods() : 2 * rule.trial_periods(false);
+  std::size_t fit = fitting(budget - playoff);
+  if (fit < 4) fit = fitting(budget);
+  entrants.resize(std::min(entrants.size(), fit));
   if (entrants.size() < 2) entrants.clear();
   return entrants;
 }

@@ -26,6 +26,10 @@ struct TournamentRule {
   double within = 2.0;        // entrants: predicted total within this factor of the best's
   int settle_within = 100;    // periods the whole tournament may take
   int untimed = 3;            // periods after a switch that are not timed (first touch, connections)
+  // ... for MPI's own call: after other traffic, its eager path runs two to
+  // four times slower for about twenty calls; timed earlier, it would lose
+  // to what is only faster than its warm-up.
+  int mpi_untimed = 20;
   int timed = 8;              // timed periods per entrant; 0: no tournament
   int scout = 3;              // timed periods after which a clearly slower entrant is cut
   double cut = 1.5;           // ... when its median is this factor above the best so far
@@ -35,8 +39,9 @@ struct TournamentRule {
   double suspect = 4.0;       // a loser measured this far above its prediction is tried again once
   double playoff_margin = 0.10;  // the two best this close run again, warm
   double mpi_margin = 0.03;      // a winner must beat MPI's own call by this much (and the spread)
-  int trial_periods() const { return untimed + timed; }
-  int playoff_periods() const { return 2 * trial_periods(); }
+  int trial_periods(bool mpi_own_call = false) const { return (mpi_own_call ? mpi_untimed : untimed) + timed; }
+  // What a playoff may take: MPI's own call is the challenger whenever close.
+  int playoff_periods() const { return trial_periods(false) + trial_periods(true); }
 };
 
 // One candidate's agreed measurement: the median of its timed periods and
@@ -58,10 +63,11 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us);
 // MPI's own call (`baseline`, if eligible) second, so that "never slower
 // than MPI" is always measured, then the others by predicted total. Others
 // enter only if predicted within rule.within of the best and their init is
-// repaid; the list is cut so that every trial fits in rule.settle_within and
-// in a quarter of the expected iterations (trials of candidates that lose
-// cost only their excess, which the scout cut bounds), keeping room for a
-// playoff when at least four entrants fit beside it. Fewer than two: no tournament.
+// repaid; the list is cut so that every trial (MPI's own call's with its
+// longer warm-up) fits in rule.settle_within and in a quarter of the
+// expected iterations (trials of candidates that lose cost only their
+// excess, which the scout cut bounds), keeping room for a playoff when at
+// least four entrants fit beside it. Fewer than two: no tournament.
 std::vector<int> tournament_entrants(const Selection& selection, int baseline, long expected_iterations,
                                      const TournamentRule& rule);
 

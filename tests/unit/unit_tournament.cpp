@@ -63,8 +63,12 @@ TEST(Tournament, AnInitTheIterationsCannotRepayDoesNotEnter) {
 TEST(Tournament, FitsInTheSettleBoundAndAQuarterOfTheIterations) {
   const auto s = predicted({{0, 1.0}, {0, 1.0}, {0, 1.0}, {0, 1.0}}, 100000);
   mpix::TournamentRule rule;
-  rule.settle_within = 25;  // two trials of 10 periods
+  rule.settle_within = 45;  // the prior's trial (3+8) and MPI's own call's (20+8)
   EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, rule).size(), 2u);
+  rule.settle_within = 38;  // MPI's own call's longer warm-up does not fit: no tournament
+  EXPECT_TRUE(mpix::tournament_entrants(s, 1, 100000, rule).empty());
+  rule.settle_within = 45;  // without MPI's own call, four trials of 11
+  EXPECT_EQ(mpix::tournament_entrants(s, -1, 100000, rule).size(), 4u);
   // 60 expected iterations: 15 periods, one trial: no tournament.
   EXPECT_TRUE(mpix::tournament_entrants(s, 1, 60, {}).empty());
   rule.timed = 0;  // turned off
@@ -73,10 +77,13 @@ TEST(Tournament, FitsInTheSettleBoundAndAQuarterOfTheIterations) {
 
 TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
   const auto s = predicted(std::vector<std::pair<double, double>>(9, {0, 1.0}), 100000);
-  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, {}).size(), 7u);  // 7 x 11 + 22 <= 100
+  EXPECT_EQ(mpix::tournament_entrants(s, -1, 100000, {}).size(), 7u);  // 7 x 11 + a playoff of 22 <= 100
   mpix::TournamentRule rule;
   rule.settle_within = 50;  // 4 x 11 fit, not beside a playoff: no room kept
-  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, rule).size(), 4u);
+  EXPECT_EQ(mpix::tournament_entrants(s, -1, 100000, rule).size(), 4u);
+  // With MPI's own call (20+8): 11 + 28 + 2 x 11 beside a playoff of
+  // 11 + 28 make 100.
+  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, {}).size(), 4u);
 }
 
 TEST(Tournament, TheTwoBestGoToAPlayoffWhenClose) {
