@@ -1,5 +1,7 @@
 #include "collectives/auto_tournament.hpp"
 
+#include "collectives/alltoallv_config.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <utility>
@@ -55,6 +57,16 @@ void AutoTournament::at_start() {
   last_start_ = phase_ == Phase::settled ? 0 : MPI_Wtime();
 }
 
+
+TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block) {
+  const AlltoallvConfig& settings = config.section<AlltoallvConfig>();
+  TournamentRule rule;
+  rule.timed = settings.auto_periods;
+  rule.scout = std::min(rule.scout, rule.timed);
+  rule.within = settings.auto_within;
+  rule.settle_within = static_cast<int>(settle_within);
+  return with_mpi_warm_up(rule, largest_block);
+}
 
 long AutoTournament::quiet_starts() const {
   if (phase_ != Phase::watch) return 0;

@@ -50,6 +50,13 @@
 
 namespace mpix {
 
+struct Config;
+
+// The tournament's rule from the configuration (MPIX_AUTO_*), the bound on
+// its iterations (MPIX_AUTO_SETTLE or the request's mpix_auto_settle) and
+// the largest block any rank moves (agreed: the rule must be every rank's).
+TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block);
+
 class AutoTournament {
  public:
   // Sets up candidate index; collective over the communicator.

@@ -26,10 +26,7 @@ struct TournamentRule {
   double within = 2.0;        // entrants: predicted total within this factor of the best's
   int settle_within = 100;    // periods the whole tournament may take
   int untimed = 3;            // periods after a switch that are not timed (first touch, connections)
-  // ... for MPI's own call: after other traffic, its eager path runs two to
-  // four times slower for about twenty calls; timed earlier, it would lose
-  // to what is only faster than its warm-up.
-  int mpi_untimed = 20;
+  int mpi_untimed = 3;        // ... for MPI's own call (see with_mpi_warm_up)
   int timed = 8;              // timed periods per entrant; 0: no tournament
   int scout = 3;              // timed periods after which a clearly slower entrant is cut
   double cut = 1.5;           // ... when its median is this factor above the best so far
@@ -43,6 +40,13 @@ struct TournamentRule {
   // What a playoff may take: MPI's own call is the challenger whenever close.
   int playoff_periods() const { return trial_periods(false) + trial_periods(true); }
 };
+
+// The rule for blocks of at most largest_block bytes. After other traffic,
+// MPI's eager path (MPICH: 512 B and 4 KiB blocks) runs two to four times
+// slower for about twenty calls; hardly so from 32 KiB up. Timed earlier,
+// MPI's own call would lose to what is only faster than its warm-up, so
+// its trials leave those periods untimed where its blocks are eager-sized.
+TournamentRule with_mpi_warm_up(TournamentRule rule, long long largest_block);
 
 // One candidate's agreed measurement: the median of its timed periods and
 // how far that median can be trusted (the interquartile range over the

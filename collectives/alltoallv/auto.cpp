@@ -38,15 +38,6 @@ std::vector<const AlltoallvAlgorithm*> candidate_rows() {
   return rows;
 }
 
-TournamentRule rule_of(const Config& config, long settle_within) {
-  TournamentRule rule;
-  rule.timed = config.section<AlltoallvConfig>().auto_periods;
-  rule.scout = std::min(rule.scout, rule.timed);
-  rule.within = config.section<AlltoallvConfig>().auto_within;
-  rule.settle_within = static_cast<int>(settle_within);  // MPIX_AUTO_SETTLE or the request's mpix_auto_settle
-  return rule;
-}
-
 class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
  public:
   explicit AutoAlltoallv(const AlltoallvArgs& args) : AutoOperation(args) {
@@ -73,7 +64,7 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
                    tuning_file.empty() ? "built-in" : tuning_file.c_str(),
                    describe_selection(inputs, selection).c_str());
     }
-    begin(rows, std::move(selection), baseline, inputs.expected_iterations, rule_of(config, inputs.settle_within),
+    begin(rows, std::move(selection), baseline, inputs.expected_iterations, tournament_rule(config, inputs.settle_within, inputs.pattern.max_peer_bytes),
           verbose);
   }
 };

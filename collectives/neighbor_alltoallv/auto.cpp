@@ -30,13 +30,14 @@ std::vector<const NeighborAlgorithm*> candidate_rows() {
   return rows;
 }
 
-// Every candidate that no rank refuses and the bound on the tournament
-// (mpix_auto_settle, or MPIX_AUTO_SETTLE), agreed by one MPI_Allreduce; the
-// prior is MPI's own call. A bad hint on any rank fails on every rank.
+// Every candidate that no rank refuses, the bound on the tournament
+// (mpix_auto_settle, or MPIX_AUTO_SETTLE) and the largest block any rank
+// sends, agreed by one MPI_Allreduce; the prior is MPI's own call. A bad
+// hint on any rank fails on every rank.
 Selection agreed_selection(const NeighborArgs& args, const std::vector<const NeighborAlgorithm*>& rows,
-                           int& baseline, long& settle_within) {
+                           int& baseline, long& settle_within, long long& largest_block) {
   const std::size_t n = rows.size();
-  enum Field { settle, failed, fields };
+  enum Field { settle, largest, failed, fields };
   std::vector<long> values(fields + n, 0);
   std::vector<std::optional<std::string>> why(n);
   std::optional<Error> local_error;
@@ -47,6 +48,8 @@ Selection agreed_selection(const NeighborArgs& args, const std::vector<const Nei
     local_error = e;
     values[failed] = 1;
   }
+  for (int edge = 0; edge < args.outdegree(); ++edge)
+    values[largest] = std::max<long>(values[largest], static_cast<long>(args.send_bytes(edge)));
   for (std::size_t i = 0; i < n; ++i) {
     why[i] = refusal(*rows[i], args);
     values[fields + i] = why[i] ? 1 : 0;
@@ -56,6 +59,7 @@ Selection agreed_selection(const NeighborArgs& args, const std::vector<const Nei
             "MPI_Allreduce");
   if (values[failed]) agree_on_error(args.comm->global(), local_error);  // throws on every rank
   settle_within = values[settle];
+  largest_block = values[largest];
   Selection selection;
   baseline = -1;
   for (std::size_t i = 0; i < n; ++i) {
@@ -71,16 +75,6 @@ Selection agreed_selection(const NeighborArgs& args, const std::vector<const Nei
   return selection;
 }
 
-TournamentRule rule_of(const Config& config, long settle_within) {
-  const AlltoallvConfig& shared = config.section<AlltoallvConfig>();
-  TournamentRule rule;
-  rule.timed = shared.auto_periods;
-  rule.scout = std::min(rule.scout, rule.timed);
-  rule.within = shared.auto_within;
-  rule.settle_within = settle_within;
-  return rule;
-}
-
 class AutoNeighborAlltoallv final : public AutoOperation<NeighborArgs> {
  public:
   explicit AutoNeighborAlltoallv(const NeighborArgs& args) : AutoOperation(args) {
@@ -89,7 +83,8 @@ class AutoNeighborAlltoallv final : public AutoOperation<NeighborArgs> {
     const std::vector<const NeighborAlgorithm*> rows = candidate_rows();
     int baseline = -1;
     long settle_within = 0;
-    Selection selection = agreed_selection(args_, rows, baseline, settle_within);
+    long long largest_block = 0;
+    Selection selection = agreed_selection(args_, rows, baseline, settle_within, largest_block);
     if (verbose) {
       std::string listing;
       for (const CandidatePrediction& p : selection.predictions)
@@ -97,7 +92,7 @@ class AutoNeighborAlltoallv final : public AutoOperation<NeighborArgs> {
       std::fprintf(stderr, "mpix-rma: neighbourhood auto (%s)%s\n", selection.reason.c_str(), listing.c_str());
     }
     begin(rows, std::move(selection), baseline, config.section<AlltoallvConfig>().expected_iterations,
-          rule_of(config, settle_within), verbose);
+          tournament_rule(config, settle_within, largest_block), verbose);
   }
 };
 

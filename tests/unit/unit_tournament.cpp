@@ -62,7 +62,7 @@ TEST(Tournament, AnInitTheIterationsCannotRepayDoesNotEnter) {
 
 TEST(Tournament, FitsInTheSettleBoundAndAQuarterOfTheIterations) {
   const auto s = predicted({{0, 1.0}, {0, 1.0}, {0, 1.0}, {0, 1.0}}, 100000);
-  mpix::TournamentRule rule;
+  mpix::TournamentRule rule = mpix::with_mpi_warm_up({}, 4096);
   rule.settle_within = 45;  // the prior's trial (3+8) and MPI's own call's (20+8)
   EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, rule).size(), 2u);
   rule.settle_within = 38;  // MPI's own call's longer warm-up does not fit: no tournament
@@ -81,9 +81,18 @@ TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
   mpix::TournamentRule rule;
   rule.settle_within = 50;  // 4 x 11 fit, not beside a playoff: no room kept
   EXPECT_EQ(mpix::tournament_entrants(s, -1, 100000, rule).size(), 4u);
-  // With MPI's own call (20+8): 11 + 28 + 2 x 11 beside a playoff of
-  // 11 + 28 make 100.
-  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, {}).size(), 4u);
+  // With MPI's own call warming up (20+8): 11 + 28 + 2 x 11 beside a
+  // playoff of 11 + 28 make 100.
+  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, mpix::with_mpi_warm_up({}, 512)).size(), 4u);
+  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, mpix::with_mpi_warm_up({}, 1 << 20)).size(), 7u);
+}
+
+TEST(Tournament, MpiOwnCallWarmsUpLongerOnlyForEagerSizedBlocks) {
+  const mpix::TournamentRule rule;
+  EXPECT_EQ(mpix::with_mpi_warm_up(rule, 8).mpi_untimed, 20);
+  EXPECT_EQ(mpix::with_mpi_warm_up(rule, 4096).mpi_untimed, 20);
+  EXPECT_EQ(mpix::with_mpi_warm_up(rule, 32768).mpi_untimed, rule.untimed);
+  EXPECT_EQ(mpix::with_mpi_warm_up(rule, 1 << 21).trial_periods(true), rule.trial_periods(false));
 }
 
 TEST(Tournament, TheTwoBestGoToAPlayoffWhenClose) {
