@@ -32,7 +32,9 @@ AutoTournament::AutoTournament(std::vector<std::string> names, Selection selecti
       selection_(std::move(selection)),
       baseline_(baseline),
       comm_(comm),
-      create_(std::move(create)) {
+      create_(std::move(create)),
+      expected_iterations_(expected_iterations),
+      mpi_untimed_(rule.mpi_untimed) {
   periods_.reserve(static_cast<std::size_t>(std::max(rule_.timed, watch_window + 1)));  // no allocation in Start
   measured_.assign(names_.size(), PeriodMeasure{});
   run_prior();
@@ -135,7 +137,7 @@ void AutoTournament::begin_tournament(std::vector<int> entrants, const char* inc
   std::string list;
   for (int i : entrants_) list += std::string(list.empty() ? "" : ", ") + name(i);
   log("mpix-rma: auto tournament at Start %ld (%s: %s; %d+%d periods each, %d+%d for MPI's own call): %s",
-      started_, incumbent_role, name(incumbent_), rule_.untimed, rule_.timed, rule_.mpi_untimed, rule_.timed,
+      started_, incumbent_role, name(incumbent_), rule_.untimed, rule_.timed, mpi_untimed_, rule_.timed,
       list.c_str());
   for (int i : entrants_) measured_[static_cast<std::size_t>(i)] = PeriodMeasure{};
   phase_ = Phase::trial;
@@ -191,11 +193,14 @@ void AutoTournament::next_entrant() {
   } else {
     suspects_ = suspect_losers(selection_, entered, v.winner, rule_);
   }
+  verdict_start_ = started_;
+  mpi_untimed_ = rule_.mpi_untimed;
+  recheck_mpi_ = !mpi_rechecked_ && mpi_recheck_due(measured_, v.winner, baseline_, expected_iterations_, rule_);
   if (v.winner != running_ && !switch_to(v.winner)) switch_to(incumbent_);
   reference_us_ = measured_[static_cast<std::size_t>(running_)].median_us;
   watch_interval_ = first_watch_interval;
   next_check_ = started_ + watch_interval_;
-  phase_ = reruns_ < rule_.reruns || !suspects_.empty() ? Phase::watch : Phase::settled;
+  phase_ = reruns_ < rule_.reruns || !suspects_.empty() || recheck_mpi_ ? Phase::watch : Phase::settled;
 }
 
 // The two close leaders run again, the runner-up first, so that the
@@ -229,6 +234,16 @@ void AutoTournament::check_drift() {
     suspects_checked_ = true;
     measured_[static_cast<std::size_t>(running_)] = watched;
     begin_tournament(std::move(entrants), "running; again: losers measured far above their prediction");
+    if (phase_ == Phase::trial) return;
+  }
+  if (!drifted && recheck_mpi_ && started_ - verdict_start_ >= rule_.recheck_after) {
+    // Once: MPI's own call, which lost narrowly, warmed up as long as it
+    // needs, against the winner measured warm.
+    recheck_mpi_ = false;
+    mpi_rechecked_ = true;
+    mpi_untimed_ = rule_.recheck_untimed;
+    measured_[static_cast<std::size_t>(running_)] = watched;
+    begin_tournament({running_, baseline_}, "running; again: MPI's own call, which lost narrowly, warmed up longer");
     if (phase_ == Phase::trial) return;
   }
   if (!drifted) {

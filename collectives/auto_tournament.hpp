@@ -25,7 +25,10 @@
 //
 // A loser that measured far above its prediction (MPI's first calls in a
 // process are tens of times slower than later ones) is tried once more at
-// the first check 50 ms after the verdict. Afterwards the period is
+// the first check 50 ms after the verdict; MPI's own call, if it lost
+// narrowly with eager-sized blocks (whose warm-up after other traffic can
+// outlast any trial), once more at the first check recheck_after Starts
+// after it, warmed up for recheck_untimed periods. Afterwards the period is
 // watched: a window of periods before each check, checks at a doubling
 // interval. A period that drifted (a machine phase, a change in how the
 // application uses the data) re-runs a bounded
@@ -112,7 +115,7 @@ class AutoTournament {
   void run(int index);
   const char* name(int index) const { return names_[static_cast<std::size_t>(index)].c_str(); }
   // Periods a trial of candidate index leaves untimed after switching to it.
-  int untimed_for(int index) const { return index == baseline_ ? rule_.mpi_untimed : rule_.untimed; }
+  int untimed_for(int index) const { return index == baseline_ ? mpi_untimed_ : rule_.untimed; }
   template <class... Values>
   void log(const char* format, Values... values) const {
     if (!verbose_) return;
@@ -148,6 +151,11 @@ class AutoTournament {
   bool suspects_checked_ = false;  // the running tournament is that second try
   bool in_playoff_ = false;
   std::vector<PeriodMeasure> first_round_;  // the playoff's pair as first measured
+  long expected_iterations_;
+  int mpi_untimed_;           // MPI's own call's untimed periods in the trials now running
+  bool recheck_mpi_ = false;  // MPI's own call lost narrowly: race it again, warmed up longer
+  bool mpi_rechecked_ = false;  // once per request
+  long verdict_start_ = 0;    // the Start of the last verdict
 };
 
 // The operation of a family's auto: every call goes to what its tournament

@@ -164,6 +164,18 @@ std::vector<int> suspect_losers(const Selection& selection, const std::vector<Pe
   return suspects;
 }
 
+bool mpi_recheck_due(const std::vector<PeriodMeasure>& measured, int winner, int baseline,
+                     long expected_iterations, const TournamentRule& rule) {
+  if (baseline < 0 || winner < 0 || baseline == winner || rule.mpi_untimed <= rule.untimed) return false;
+  const PeriodMeasure& mpi = measured.at(static_cast<std::size_t>(baseline));
+  const PeriodMeasure& best = measured.at(static_cast<std::size_t>(winner));
+  if (!mpi.measured() || !best.measured()) return false;
+  const double loss = mpi.median_us / best.median_us - 1;
+  if (loss >= rule.mpi_recheck) return false;
+  const double worst_cost = std::max(loss, 0.0) * (rule.recheck_untimed + rule.timed);
+  return worst_cost <= rule.init_share * static_cast<double>(expected_iterations);
+}
+
 std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int running, int baseline,
                                 const TournamentRule& rule) {
   std::vector<int> entrants{running};

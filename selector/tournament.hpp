@@ -36,6 +36,12 @@ struct TournamentRule {
   double suspect = 4.0;       // a loser measured this far above its prediction is tried again once
   double playoff_margin = 0.10;  // the two best this close run again, warm
   double mpi_margin = 0.03;      // a winner must beat MPI's own call by this much (and the spread)
+  // MPI's own call lost by less than this with eager-sized blocks: raced
+  // once more, recheck_after Starts after the verdict, warmed up for
+  // recheck_untimed periods (see mpi_recheck_due).
+  double mpi_recheck = 0.3;
+  long recheck_after = 64;
+  int recheck_untimed = 200;
   int trial_periods(bool mpi_own_call = false) const { return (mpi_own_call ? mpi_untimed : untimed) + timed; }
   // What a playoff may take: MPI's own call is the challenger whenever close.
   int playoff_periods() const { return trial_periods(false) + trial_periods(true); }
@@ -122,6 +128,16 @@ Verdict prefer_mpi_in_close_calls(const Verdict& verdict, const std::vector<std:
 // A candidate with no prediction (t_iter 0) is never suspected.
 std::vector<int> suspect_losers(const Selection& selection, const std::vector<PeriodMeasure>& measured, int winner,
                                 const TournamentRule& rule);
+
+// Whether MPI's own call (`baseline`), beaten by `winner`, is raced once
+// more. After other traffic MPI's eager path can take a hundred calls to
+// warm up, more than a tournament's trial may take, so where its blocks are
+// eager-sized (rule.mpi_untimed > rule.untimed) a narrow loss (by less than
+// rule.mpi_recheck) is re-checked later with a long warm-up -- when the
+// expected iterations repay it: at worst the re-check costs its periods
+// times the measured loss, which must stay within rule.init_share of them.
+bool mpi_recheck_due(const std::vector<PeriodMeasure>& measured, int winner, int baseline,
+                     long expected_iterations, const TournamentRule& rule);
 
 // The entrants of a re-run: the running algorithm first, then those that
 // measured within rule.within of it, and the baseline.

@@ -87,6 +87,19 @@ TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
   EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, mpix::with_mpi_warm_up({}, 1 << 20)).size(), 7u);
 }
 
+TEST(Tournament, ANarrowLossOfMpisOwnCallIsRecheckedWhenRepaid) {
+  const std::vector<PeriodMeasure> m = {{1.8, 0.05}, {2.1, 0.05}, {2.5, 0.05}};  // winner 0, MPI's call 1
+  const mpix::TournamentRule eager = mpix::with_mpi_warm_up({}, 4096);
+  EXPECT_TRUE(mpix::mpi_recheck_due(m, 0, 1, 100000, eager));
+  EXPECT_FALSE(mpix::mpi_recheck_due(m, 0, 1, 100000, mpix::with_mpi_warm_up({}, 1 << 20)));  // not eager-sized
+  EXPECT_FALSE(mpix::mpi_recheck_due(m, 0, 2, 100000, eager));  // lost by 39%: clearly
+  EXPECT_FALSE(mpix::mpi_recheck_due(m, 1, 1, 100000, eager));  // it won
+  EXPECT_FALSE(mpix::mpi_recheck_due(m, 0, -1, 100000, eager));  // no MPI call among them
+  // 16.7% of 208 periods: 35 periods, repaid by 5% of 700 iterations, not of 600.
+  EXPECT_TRUE(mpix::mpi_recheck_due(m, 0, 1, 700, eager));
+  EXPECT_FALSE(mpix::mpi_recheck_due(m, 0, 1, 600, eager));
+}
+
 TEST(Tournament, MpiOwnCallWarmsUpLongerOnlyForEagerSizedBlocks) {
   const mpix::TournamentRule rule;
   EXPECT_EQ(mpix::with_mpi_warm_up(rule, 8).mpi_untimed, 20);
