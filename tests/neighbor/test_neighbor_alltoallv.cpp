@@ -335,6 +335,20 @@ TEST_F(NeighborRequests, CountsThatDisagreeAcrossAnEdgeFailOnEveryRank) {
   EXPECT_EQ(request, nullptr);
 }
 
+namespace {
+
+// The error every rank gets when one rank's argument is bad: its class, a
+// message naming the argument and that rank, and no request.
+void expect_error_naming(int rc, int error_class_expected, const std::string& text, int rank,
+                         const MPIX_Request* request) {
+  EXPECT_EQ(error_class(rc), error_class_expected) << error_message(rc);
+  EXPECT_NE(error_message(rc).find(text), std::string::npos) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("rank " + std::to_string(rank)), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+}
+
+}  // namespace
+
 TEST_F(NeighborRequests, ANegativeCountOnOneRankFailsOnEveryRank) {
   GraphComm g(adjacent_graph(v_), "");
   RankView bad = v_;
@@ -342,11 +356,7 @@ TEST_F(NeighborRequests, ANegativeCountOnOneRankFailsOnEveryRank) {
   if (world_rank() == last) bad.recvcounts[0] = -1;
   std::vector<int> send(v_.send_elements), recv(v_.recv_elements);
   MPIX_Request* request = nullptr;
-  const int rc = init(bad, send, recv, g, &request);
-  EXPECT_EQ(error_class(rc), MPI_ERR_COUNT) << error_message(rc);
-  EXPECT_NE(error_message(rc).find("recvcounts[0] = -1"), std::string::npos) << error_message(rc);
-  EXPECT_NE(error_message(rc).find("rank " + std::to_string(last)), std::string::npos) << error_message(rc);
-  EXPECT_EQ(request, nullptr);
+  expect_error_naming(init(bad, send, recv, g, &request), MPI_ERR_COUNT, "recvcounts[0] = -1", last, request);
 }
 
 // auto's bound on its tournament (mpix_auto_settle, as the drop-in passes
@@ -357,11 +367,8 @@ TEST_F(NeighborRequests, ABadAutoSettleHintOnOneRankFailsOnEveryRank) {
   MPIX_Info_set(g.info(), "mpix_auto_settle", world_rank() == last ? "soon" : "50");
   std::vector<int> send(v_.send_elements), recv(v_.recv_elements);
   MPIX_Request* request = nullptr;
-  const int rc = init(v_, send, recv, g, &request);
-  EXPECT_EQ(error_class(rc), MPI_ERR_INFO_VALUE) << error_message(rc);
-  EXPECT_NE(error_message(rc).find("mpix_auto_settle = 'soon'"), std::string::npos) << error_message(rc);
-  EXPECT_NE(error_message(rc).find("rank " + std::to_string(last)), std::string::npos) << error_message(rc);
-  EXPECT_EQ(request, nullptr);
+  expect_error_naming(init(v_, send, recv, g, &request), MPI_ERR_INFO_VALUE, "mpix_auto_settle = 'soon'", last,
+                      request);
 }
 
 TEST_F(NeighborRequests, RanksAskingForDifferentAlgorithmsFailOnEveryRank) {
