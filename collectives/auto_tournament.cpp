@@ -3,6 +3,7 @@
 #include "collectives/alltoallv_config.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -14,8 +15,14 @@ namespace mpix {
 namespace {
 
 constexpr int watch_window = 16;          // periods timed before each drift check
-constexpr long first_watch_interval = 64;  // Starts between the settling and the first check
+// Starts between the settling and the first check, doubling up to the
+// last; and at least this long in time, at the winner's period: a check
+// (an MPI_Allreduce and a window of timed periods) every few microseconds
+// would cost a short exchange several percent.
+constexpr long first_watch_interval = 64;
 constexpr long last_watch_interval = 1024;
+constexpr double first_watch_seconds = 0.001;
+constexpr double last_watch_seconds = 0.01;
 // MPI's first calls after MPI_Init run tens of times slower for some
 // milliseconds (connections, registration caches): suspects are re-tried
 // only after this much time, agreed as the slowest rank's clock.
@@ -68,6 +75,11 @@ TournamentRule tournament_rule(const Config& config, long settle_within, long lo
   rule.within = settings.auto_within;
   rule.settle_within = static_cast<int>(settle_within);
   return with_mpi_warm_up(rule, largest_block);
+}
+
+long AutoTournament::interval(long starts, double seconds) const {
+  if (reference_us_ <= 0) return starts;
+  return std::max(starts, static_cast<long>(std::ceil(seconds * 1e6 / reference_us_)));
 }
 
 long AutoTournament::quiet_starts() const {
@@ -198,8 +210,9 @@ void AutoTournament::next_entrant() {
   recheck_mpi_ = !mpi_rechecked_ && mpi_recheck_due(measured_, v.winner, baseline_, expected_iterations_, rule_);
   if (v.winner != running_ && !switch_to(v.winner)) switch_to(incumbent_);
   reference_us_ = measured_[static_cast<std::size_t>(running_)].median_us;
-  watch_interval_ = first_watch_interval;
-  next_check_ = started_ + watch_interval_;
+  watch_interval_ = interval(first_watch_interval, first_watch_seconds);
+  // The re-check of MPI's call is due at once: it is the one decision left.
+  next_check_ = started_ + (recheck_mpi_ ? std::min(watch_interval_, rule_.recheck_after) : watch_interval_);
   phase_ = reruns_ < rule_.reruns || !suspects_.empty() || recheck_mpi_ ? Phase::watch : Phase::settled;
 }
 
@@ -247,7 +260,7 @@ void AutoTournament::check_drift() {
     if (phase_ == Phase::trial) return;
   }
   if (!drifted) {
-    watch_interval_ = std::min(2 * watch_interval_, last_watch_interval);
+    watch_interval_ = std::min(2 * watch_interval_, interval(last_watch_interval, last_watch_seconds));
     next_check_ = started_ + watch_interval_;
     return;
   }
@@ -263,7 +276,7 @@ void AutoTournament::check_drift() {
   if (phase_ == Phase::settled && reruns_ < rule_.reruns) {  // nothing to race: watch on from here
     reference_us_ = watched.median_us;
     phase_ = Phase::watch;
-    watch_interval_ = first_watch_interval;
+    watch_interval_ = interval(first_watch_interval, first_watch_seconds);
     next_check_ = started_ + watch_interval_;
   }
 }

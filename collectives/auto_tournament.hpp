@@ -30,13 +30,13 @@
 // outlast any trial), once more at the first check recheck_after Starts
 // after it, warmed up for recheck_untimed periods. Afterwards the period is
 // watched: a window of periods before each check, checks at a doubling
-// interval. A period that drifted (a machine phase, a change in how the
-// application uses the data) re-runs a bounded
-// tournament among the close ones. Between the windows the request runs the
-// winner directly (settled_on, quiet_starts), and once the re-runs are
-// spent it does so for good: watching costs nothing per call but in its
-// windows, and a forwarded call costs a few indirect calls, which is a
-// tenth of a small exchange.
+// interval (of Starts, and of time at the winner's period). A period that
+// drifted (a machine phase, a change in how the application uses the data)
+// re-runs a bounded tournament among the close ones. Between the windows
+// the request runs the winner directly (settled_on, quiet_starts), and once
+// the re-runs are spent it does so for good: watching costs nothing per
+// call but in its windows, and a forwarded call costs a few indirect calls,
+// which is a tenth of a small exchange.
 #pragma once
 
 #include <mpi.h>
@@ -102,6 +102,9 @@ class AutoTournament {
   // leader ends running; the incumbent keeps its place if it is one of them.
   void begin_playoff(int leader, int runner_up);
   void check_drift();
+  // Starts between drift checks: at least `starts`, and at least `seconds`
+  // at the winner's agreed period (so every rank computes the same).
+  long interval(long starts, double seconds) const;
   // The prior, or, where the MPI or the machine refuses its set-up (a window
   // this MPI cannot create here), the cheapest prediction that can be set
   // up; the refused ones leave the candidates, with why. Only when none can
