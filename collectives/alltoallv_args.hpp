@@ -52,6 +52,7 @@ struct AlltoallvArgs {
   // selector reads it, and agrees on any error it finds.
   std::optional<std::string> expected_iterations_hint;
   std::optional<std::string> auto_settle_hint;  // mpix_auto_settle, likewise
+  std::optional<std::string> auto_mpi_credit_hint;  // mpix_auto_mpi_credit_ns, likewise
 
   // Local checks and copies; throws an Error naming the bad argument.
   static AlltoallvArgs from_user(const AlltoallvUserArgs& user, std::shared_ptr<const Comm> comm);

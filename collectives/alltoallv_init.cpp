@@ -71,6 +71,7 @@ std::unique_ptr<Request> alltoallv_init(const AlltoallvUserArgs& user, std::shar
       asked, comm, {name, requested.algorithm});
   if (info) args.expected_iterations_hint = info->get(info_key_expected_iterations);
   if (info) args.auto_settle_hint = info->get(info_key_auto_settle);
+  if (info) args.auto_mpi_credit_hint = info->get(info_key_auto_mpi_credit);
   const Choice choice = choose_algorithm(args, name, requested, config);
 
   std::unique_ptr<PersistentOperation> operation;

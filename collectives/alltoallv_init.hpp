@@ -15,6 +15,10 @@ inline constexpr const char* default_alltoallv_algorithm = "auto";
 inline constexpr const char* info_key_expected_iterations = "mpix_expected_iterations";
 // Iterations auto's tournament may take (MPIX_AUTO_SETTLE for this request).
 inline constexpr const char* info_key_auto_settle = "mpix_auto_settle";
+// Nanoseconds per call that running MPI's own call saves beyond its
+// measured period (the drop-in's per-call agreement, which a pattern back
+// on MPI's call no longer pays): auto's tournament credits them to it.
+inline constexpr const char* info_key_auto_mpi_credit = "mpix_auto_mpi_credit_ns";
 // "true": MPIX_Start_with_buffers may point the request at other buffers.
 inline constexpr const char* info_key_buffers_move = "mpix_buffers_move";
 

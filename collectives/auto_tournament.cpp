@@ -67,14 +67,25 @@ void AutoTournament::at_start() {
 }
 
 
-TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block) {
+TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block,
+                               long mpi_credit_ns) {
   const AlltoallvConfig& settings = config.section<AlltoallvConfig>();
   TournamentRule rule;
   rule.timed = settings.auto_periods;
   rule.scout = std::min(rule.scout, rule.timed);
   rule.within = settings.auto_within;
   rule.settle_within = static_cast<int>(settle_within);
+  rule.mpi_credit_us = static_cast<double>(mpi_credit_ns) * 1e-3;
   return with_mpi_warm_up(rule, largest_block);
+}
+
+PeriodMeasure AutoTournament::credited(int index, PeriodMeasure m) const {
+  if (index != baseline_ || rule_.mpi_credit_us <= 0 || !m.measured()) return m;
+  // Kept positive: a measured median stays a measurement.
+  const double floor_us = 1e-3;
+  m.median_us = std::max(m.median_us - rule_.mpi_credit_us, floor_us);
+  m.fastest_us = std::max(m.fastest_us - rule_.mpi_credit_us, floor_us);
+  return m;
 }
 
 long AutoTournament::interval(long starts, double seconds) const {
@@ -110,7 +121,7 @@ void AutoTournament::trial_period(double period_us) {
     return;
   }
   if (timed < static_cast<std::size_t>(rule_.timed)) return;
-  const PeriodMeasure m = agreed_measure();
+  const PeriodMeasure m = credited(running_, agreed_measure());
   measured_[static_cast<std::size_t>(running_)] = m;
   log("  %s: median period %.2f us, spread %.2f us over %zu periods", name(running_), m.median_us, m.spread_us,
       timed);
@@ -235,7 +246,7 @@ void AutoTournament::begin_playoff(int leader, int runner_up) {
 
 void AutoTournament::check_drift() {
   double since_verdict = 0;
-  const PeriodMeasure watched = agreed_measure(&since_verdict);
+  const PeriodMeasure watched = credited(running_, agreed_measure(&since_verdict));
   periods_.clear();
   const bool drifted = period_drifted(reference_us_, watched.median_us, rule_);
   if (!drifted && !suspects_.empty() && since_verdict >= suspects_after_seconds) {

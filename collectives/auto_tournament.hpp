@@ -58,7 +58,9 @@ struct Config;
 // The tournament's rule from the configuration (MPIX_AUTO_*), the bound on
 // its iterations (MPIX_AUTO_SETTLE or the request's mpix_auto_settle) and
 // the largest block any rank moves (agreed: the rule must be every rank's).
-TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block);
+// mpi_credit_ns: TournamentRule::mpi_credit_us, agreed likewise.
+TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block,
+                               long mpi_credit_ns = 0);
 
 class AutoTournament {
  public:
@@ -117,6 +119,9 @@ class AutoTournament {
   bool switch_to(int index);
   void run(int index);
   const char* name(int index) const { return names_[static_cast<std::size_t>(index)].c_str(); }
+  // An agreed measurement of candidate index, with MPI's own call credited
+  // what running it saves beyond its period (rule.mpi_credit_us).
+  PeriodMeasure credited(int index, PeriodMeasure m) const;
   // Periods a trial of candidate index leaves untimed after switching to it.
   int untimed_for(int index) const { return index == baseline_ ? mpi_untimed_ : rule_.untimed; }
   template <class... Values>

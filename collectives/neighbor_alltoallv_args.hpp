@@ -57,6 +57,7 @@ struct NeighborArgs {
   bool buffers_move = false;
   // Info mpix_auto_settle as given, parsed and agreed by auto.
   std::optional<std::string> auto_settle_hint;
+  std::optional<std::string> auto_mpi_credit_hint;  // mpix_auto_mpi_credit_ns, likewise
   // Agreed at init: why the requested algorithm cannot run (on the lowest
   // rank that says so, the same text on every rank), if it cannot.
   std::optional<std::string> algorithm_refused;

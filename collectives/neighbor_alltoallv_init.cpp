@@ -69,6 +69,7 @@ std::unique_ptr<Request> neighbor_alltoallv_init(const NeighborUserArgs& user, s
   if (auto moves = info ? info->get(info_key_buffers_move) : std::nullopt) asked.buffers_move = *moves == "true";
   NeighborArgs args = make_neighbor_args(asked, comm, {name, requested.algorithm});
   if (info) args.auto_settle_hint = info->get(info_key_auto_settle);
+  if (info) args.auto_mpi_credit_hint = info->get(info_key_auto_mpi_credit);
   const Choice choice = choose_algorithm(args, name, requested, config);
 
   std::unique_ptr<PersistentOperation> operation;

@@ -79,6 +79,9 @@ class ServedExchanges {
   int serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   void admit(const void* sendbuf, void* recvbuf);
+  // Collective: the latency of one agreement, in nanoseconds, the same on
+  // every rank.
+  long long agreement_latency_ns();
   void back_off(long limit);
   void back_off_unless_serving();
   int local_repeats(std::uint64_t hash);

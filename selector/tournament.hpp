@@ -36,6 +36,9 @@ struct TournamentRule {
   double suspect = 4.0;       // a loser measured this far above its prediction is tried again once
   double playoff_margin = 0.10;  // the two best this close run again, warm
   double mpi_margin = 0.03;      // a winner must beat MPI's own call by this much (and the spread)
+  // What running MPI's own call saves per period beyond what is measured
+  // (the drop-in's per-call agreement): taken off its measured periods.
+  double mpi_credit_us = 0;
   // MPI's own call lost by less than this with eager-sized blocks: raced
   // once more, recheck_after Starts after the verdict, warmed up for
   // recheck_untimed periods (see mpi_recheck_due).

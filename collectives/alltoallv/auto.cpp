@@ -64,7 +64,7 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
                    tuning_file.empty() ? "built-in" : tuning_file.c_str(),
                    describe_selection(inputs, selection).c_str());
     }
-    begin(rows, std::move(selection), baseline, inputs.expected_iterations, tournament_rule(config, inputs.settle_within, inputs.pattern.max_peer_bytes),
+    begin(rows, std::move(selection), baseline, inputs.expected_iterations, tournament_rule(config, inputs.settle_within, inputs.pattern.max_peer_bytes, inputs.mpi_credit_ns),
           verbose);
   }
 };

@@ -31,19 +31,21 @@ std::vector<const NeighborAlgorithm*> candidate_rows() {
 }
 
 // Every candidate that no rank refuses, the bound on the tournament
-// (mpix_auto_settle, or MPIX_AUTO_SETTLE) and the largest block any rank
-// sends, agreed by one MPI_Allreduce; the prior is MPI's own call. A bad
+// (mpix_auto_settle, or MPIX_AUTO_SETTLE), the credit of MPI's own call
+// (mpix_auto_mpi_credit_ns) and the largest block any rank sends, agreed by
+// one MPI_Allreduce; the prior is MPI's own call. A bad
 // hint on any rank fails on every rank.
 Selection agreed_selection(const NeighborArgs& args, const std::vector<const NeighborAlgorithm*>& rows,
-                           int& baseline, long& settle_within, long long& largest_block) {
+                           int& baseline, long& settle_within, long long& largest_block, long& mpi_credit_ns) {
   const std::size_t n = rows.size();
-  enum Field { settle, largest, failed, fields };
+  enum Field { settle, largest, mpi_credit, failed, fields };
   std::vector<long> values(fields + n, 0);
   std::vector<std::optional<std::string>> why(n);
   std::optional<Error> local_error;
   try {
     values[settle] = parse_count_hint(info_key_auto_settle, args.auto_settle_hint, 0,
                                       args.comm->config().section<AlltoallvConfig>().auto_settle);
+    values[mpi_credit] = parse_count_hint(info_key_auto_mpi_credit, args.auto_mpi_credit_hint, 0, 0);
   } catch (const Error& e) {
     local_error = e;
     values[failed] = 1;
@@ -60,6 +62,7 @@ Selection agreed_selection(const NeighborArgs& args, const std::vector<const Nei
   if (values[failed]) agree_on_error(args.comm->global(), local_error);  // throws on every rank
   settle_within = values[settle];
   largest_block = values[largest];
+  mpi_credit_ns = values[mpi_credit];
   Selection selection;
   baseline = -1;
   for (std::size_t i = 0; i < n; ++i) {
@@ -84,7 +87,8 @@ class AutoNeighborAlltoallv final : public AutoOperation<NeighborArgs> {
     int baseline = -1;
     long settle_within = 0;
     long long largest_block = 0;
-    Selection selection = agreed_selection(args_, rows, baseline, settle_within, largest_block);
+    long mpi_credit_ns = 0;
+    Selection selection = agreed_selection(args_, rows, baseline, settle_within, largest_block, mpi_credit_ns);
     if (verbose) {
       std::string listing;
       for (const CandidatePrediction& p : selection.predictions)
@@ -92,7 +96,7 @@ class AutoNeighborAlltoallv final : public AutoOperation<NeighborArgs> {
       std::fprintf(stderr, "mpix-rma: neighbourhood auto (%s)%s\n", selection.reason.c_str(), listing.c_str());
     }
     begin(rows, std::move(selection), baseline, config.section<AlltoallvConfig>().expected_iterations,
-          tournament_rule(config, settle_within, largest_block), verbose);
+          tournament_rule(config, settle_within, largest_block, mpi_credit_ns), verbose);
   }
 };
 

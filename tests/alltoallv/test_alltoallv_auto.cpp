@@ -334,6 +334,28 @@ TEST_F(AutoTest, TournamentSettlesATestPolledRequest) {
   if (rank_ == 0) EXPECT_NE(log.find("verdict after"), std::string::npos) << log;
 }
 
+// What running MPI's own call saves beyond its measured period (the
+// drop-in's per-call agreement) is credited to it: with a credit larger than
+// any period, MPI's call wins the tournament, every rank switching at the
+// same Start, the data right throughout; a bad value on one rank fails on
+// every rank.
+TEST_F(AutoTest, AnMpiCreditLargerThanAnyPeriodMakesMpisOwnCallWin) {
+  if (!plain_environment()) GTEST_SKIP() << "built-in parameters only";
+  MPIX_Info_set(info_, "mpix_auto_mpi_credit_ns", "1000000000");  // 1 s
+  ASSERT_EQ(init(), MPI_SUCCESS);
+  int settled = 0;
+  for (int it = 0; it < 150 && !AnyRankFailed() && !settled; ++it) {
+    ASSERT_TRUE(run(it));
+    ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
+  }
+  EXPECT_EQ(settled, 1);
+  EXPECT_EQ(algorithm_of(request_), first_with(mpix::capability::mpi_baseline));
+  MPIX_Request_free(&request_);
+  MPIX_Info_set(info_, "mpix_auto_mpi_credit_ns", rank_ == p_ - 1 ? "-5" : "1000");
+  expect_init_fails(MPI_ERR_INFO_VALUE,
+                    "on rank " + std::to_string(p_ - 1) + ": info key mpix_auto_mpi_credit_ns = '-5'");
+}
+
 TEST_F(AutoTest, VerboseExplainsTheChoice) {
   if (!env_set("MPIX_VERBOSE") || !plain_environment()) GTEST_SKIP() << "needs MPIX_VERBOSE=1";
   if (rank_ == 0) ::testing::internal::CaptureStderr();
