@@ -66,6 +66,9 @@ int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *n
 /* Hints. Keys: "mpix_alltoallv_algorithm" (registry name, overrides
  * MPIX_ALLTOALLV_ALGORITHM), "mpix_expected_iterations" and
  * "mpix_auto_settle" (for auto: N, and the iterations its tournament may take),
+ * "mpix_auto_mpi_credit_ns" (for auto: nanoseconds per call that running
+ * MPI's own call saves beyond its measured period, as the drop-in's
+ * per-call agreement; credited to it in the tournament),
  * "mpix_buffers_move" ("true": see MPIX_Start_with_buffers). Unknown keys
  * are ignored, as MPI does. */
 int MPIX_Info_init(MPIX_Info **info);
