@@ -225,10 +225,15 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
 
 // After a call of a pattern that went back to MPI: the next calls skip the
 // agreement, unless another pattern of this communicator is still served
-// (a skipped call is never served, and its calls may come next).
+// among the recent calls (a skipped call is never served, and its calls
+// may come next). One served long ago (an earlier phase of the program)
+// does not keep every call paying the agreement: if it comes back, the
+// next agreement finds it again. last_used and the call count are agreed.
 void ServedExchanges::back_off_unless_serving() {
-  const bool serving =
-      std::any_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.request && !e.pass_through; });
+  const long now = counters_.calls;
+  const bool serving = std::any_of(entries_.begin(), entries_.end(), [now](const Entry& e) {
+    return e.request && !e.pass_through && now - e.last_used <= static_cast<long>(recent_window);
+  });
   if (!serving) back_off(max_skip);
 }
 
