@@ -30,6 +30,18 @@ constexpr double suspects_after_seconds = 0.05;
 
 }  // namespace
 
+TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block,
+                               long mpi_credit_ns) {
+  const AlltoallvConfig& settings = config.section<AlltoallvConfig>();
+  TournamentRule rule;
+  rule.timed = settings.auto_periods;
+  rule.scout = std::min(rule.scout, rule.timed);
+  rule.within = settings.auto_within;
+  rule.settle_within = static_cast<int>(settle_within);
+  rule.mpi_credit_us = static_cast<double>(mpi_credit_ns) * 1e-3;
+  return with_mpi_warm_up(rule, largest_block);
+}
+
 AutoTournament::AutoTournament(std::vector<std::string> names, Selection selection, int baseline,
                                long expected_iterations, TournamentRule rule, MPI_Comm comm, bool verbose,
                                Create create)
@@ -66,18 +78,6 @@ void AutoTournament::at_start() {
   last_start_ = phase_ == Phase::settled ? 0 : MPI_Wtime();
 }
 
-
-TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block,
-                               long mpi_credit_ns) {
-  const AlltoallvConfig& settings = config.section<AlltoallvConfig>();
-  TournamentRule rule;
-  rule.timed = settings.auto_periods;
-  rule.scout = std::min(rule.scout, rule.timed);
-  rule.within = settings.auto_within;
-  rule.settle_within = static_cast<int>(settle_within);
-  rule.mpi_credit_us = static_cast<double>(mpi_credit_ns) * 1e-3;
-  return with_mpi_warm_up(rule, largest_block);
-}
 
 PeriodMeasure AutoTournament::credited(int index, PeriodMeasure m) const {
   if (index != baseline_ || rule_.mpi_credit_us <= 0 || !m.measured()) return m;
