@@ -55,7 +55,7 @@ def main():
                         rows.append({**row, "variant": variant, "launch": launch, "loop": loop})
                     if "WRONG" in output[0]:
                         raise SystemExit(f"{variant} launch delivered wrong data:\n{output[0]}")
-                    agreement_us += [float(m) for m in re.findall(r"agreements \(([0-9.]+) us each\)", output[0])]
+                    agreement_us += [float(m) for m in re.findall(r"agreements \(([0-9.]+) us each", output[0])]
     write_csv(rows, os.path.join(args.outdir, "dropin.csv"))
 
     times = defaultdict(dict)  # (loop, size, variant) -> {launch: seconds}
@@ -84,7 +84,7 @@ def main():
                   f"{ratio:7.3f} ({min(per_launch):.2f}..{max(per_launch):.2f}){mark}")
     print(f"# {marked} point(s) where the drop-in is more than {args.tolerance:.2f}x plain MPI")
     if agreement_us:
-        print(f"# agreement per call (PMPI_Allreduce of the drop-in, MPI_COMM_WORLD): "
+        print(f"# agreement per call (the drop-in's, MPI_COMM_WORLD): "
               f"median {statistics.median(agreement_us):.2f} us over {len(agreement_us)} launches")
 
     plt = pyplot()

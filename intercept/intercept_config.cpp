@@ -19,6 +19,15 @@ const std::vector<VariableSpec>& intercept_variables() {
      "Drop-in: the smallest exchange served, as the largest block any rank sends or receives; smaller "
      "ones pass straight to MPI's own call (without agreement, re-checked now and then).",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().min_bytes = parse_int(v, 0, 2147483647); }},
+    {"MPIX_INTERCEPT_AGREEMENT", "enum", "auto", "auto|mpi|channel",
+     "Drop-in: how the ranks agree before each call they may serve: mpi is an MPI_Allreduce; channel sends "
+     "each rank's few integers to the others through the node channel, where the communicator is one node "
+     "(otherwise, or where the machine refuses the channel, mpi, with the reason under MPIX_VERBOSE); auto "
+     "times both at each admission and keeps the faster.",
+     [](std::string_view v, Config& c) {
+       c.section<InterceptConfig>().agreement = parse_choice<AgreementPath>(
+           v, {{"auto", AgreementPath::automatic}, {"mpi", AgreementPath::mpi}, {"channel", AgreementPath::channel}});
+     }},
   };
   return rows;
 }

@@ -8,11 +8,15 @@
 
 namespace mpix {
 
+// How the ranks agree before each call (intercept/agreement.hpp).
+enum class AgreementPath { automatic, mpi, channel };
+
 struct InterceptConfig {
   bool enabled = true;     // serve repeated MPI_Alltoallv calls
   int repeats = 3;         // calls of a pattern before it is served
   int entries = 4;         // patterns kept per communicator
   long min_bytes = 8192;   // smallest largest-block served
+  AgreementPath agreement = AgreementPath::automatic;
 };
 
 }  // namespace mpix

@@ -7,13 +7,14 @@
 // - MPI requires every rank to make the same sequence of collective calls
 //   on a communicator, so the number of calls of one collective made on it
 //   is a clock all ranks share (counters_.calls).
-// - At a call that is not skipped, one MPI_Allreduce (MPI_MAX over a few
-//   integers, on the user's communicator, through PMPI) agrees on: which
-//   cache slots hold every rank's current arguments, whether any rank's
-//   call cannot be served at all, the largest block any rank moves, the
-//   fewest recent repeats of its pattern any rank has seen, and a
-//   fingerprint of the settings (which must agree: otherwise the ranks
-//   would skip different calls).
+// - At a call that is not skipped, one agreement (the maximum over ranks
+//   of a few integers: an MPI_Allreduce through PMPI, or an exchange over
+//   the node channel, whichever measured faster; intercept/agreement.hpp)
+//   settles: which cache slots hold every rank's current arguments,
+//   whether any rank's call cannot be served at all, the largest block any
+//   rank moves, the fewest recent repeats of its pattern any rank has seen,
+//   and a fingerprint of the settings (which must agree: otherwise the
+//   ranks would skip different calls).
 // - Served: some slot holds every rank's arguments (the first such slot).
 //   A cached pattern was admitted at one call on every rank at once, into
 //   the slot all ranks count alike, from the arguments each rank passed
@@ -84,13 +85,15 @@ const char* name_of(Collective collective) {
 std::uint64_t fingerprint(const InterceptConfig& settings) {
   std::uint64_t h = settings.enabled ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
   for (std::uint64_t v : {static_cast<std::uint64_t>(settings.repeats), static_cast<std::uint64_t>(settings.entries),
-                          static_cast<std::uint64_t>(settings.min_bytes)})
+                          static_cast<std::uint64_t>(settings.min_bytes),
+                          static_cast<std::uint64_t>(settings.agreement)})
     h = (h ^ v) * 0x100000001b3ULL;
   return h >> 2;  // its negation must fit too
 }
 
 ServedExchanges::ServedExchanges(MPI_Comm comm, Collective collective, const InterceptConfig& settings)
-    : comm_(comm), collective_(collective), settings_(settings), recent_(recent_window, 0) {
+    : comm_(comm), collective_(collective), settings_(settings),
+      agreement_(comm, static_cast<int>(std::tuple_size_v<Votes>)), recent_(recent_window, 0) {
   if (collective == Collective::alltoallv) {
     PMPI_Comm_size(comm, &send_entries_);
     recv_entries_ = send_entries_;
@@ -127,7 +130,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   // reports it.
   if (collective_ == Collective::neighbor_alltoallv && scratch_.in_place) scratch_.servable = false;
   const std::int64_t settings_hash = static_cast<std::int64_t>(fingerprint(settings_));
-  Agreement a{};
+  Votes a{};
   for (int slot = 0; slot < max_entries; ++slot) {
     const bool match = static_cast<std::size_t>(slot) < entries_.size() && entries_[slot].pattern.same_as(pattern);
     a[slots + slot] = match ? 0 : 1;
@@ -139,8 +142,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   a[settings] = settings_hash;
   a[minus_settings] = -settings_hash;
   const double begin = MPI_Wtime();
-  const int agreed =
-      PMPI_Allreduce(MPI_IN_PLACE, a.data(), static_cast<int>(a.size()), MPI_INT64_T, MPI_MAX, comm_);
+  const int agreed = agreement_.max(a.data());
   counters_.agreement_seconds += MPI_Wtime() - begin;
   ++counters_.agreements;
   if (agreed != MPI_SUCCESS) return agreed;  // raised on the communicator by MPI
@@ -274,7 +276,9 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
   // Every served call pays an agreement, which MPI's own call, once it
   // wins, no longer does: the tournament credits its latency to it.
-  MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_latency_ns()).c_str());
+  // The agreement's path is chosen here, at an agreed call, by timing.
+  const long long agreement_ns = agreement_.choose(xcomm_, settings_.agreement);
+  MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_ns).c_str());
   MPIX_Info_set(info, "mpix_buffers_move", "true");
   Entry entry;
   entry.pattern = pattern;
@@ -299,24 +303,6 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   ++counters_.patterns;
   skip_length_ = 8;
   entries_.push_back(std::move(entry));
-}
-
-// The fastest of a few agreements' worth of MPI_Allreduce back to back (the
-// first calls after MPI_Init cost milliseconds), the minimum over ranks:
-// the rank that arrives last sees the latency alone, the others' time
-// includes waiting for it, which the exchange would absorb anyway.
-long long ServedExchanges::agreement_latency_ns() {
-  constexpr int tries = 16;
-  Agreement probe{};
-  double fastest = 1e9;
-  for (int i = 0; i < tries; ++i) {
-    const double begin = MPI_Wtime();
-    PMPI_Allreduce(MPI_IN_PLACE, probe.data(), static_cast<int>(probe.size()), MPI_INT64_T, MPI_MAX, comm_);
-    fastest = std::min(fastest, MPI_Wtime() - begin);
-  }
-  long long ns = static_cast<long long>(1e9 * fastest);
-  PMPI_Allreduce(MPI_IN_PLACE, &ns, 1, MPI_LONG_LONG, MPI_MIN, comm_);
-  return ns;
 }
 
 // The next calls, up to a number that doubles each time up to limit, pass

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "intercept/agreement.hpp"
 #include "intercept/exchange_pattern.hpp"
 #include "intercept/intercept_config.hpp"
 
@@ -53,6 +54,8 @@ class ServedExchanges {
     long agreement_misses = 0;  // some rank had the pattern, another not
     double agreement_seconds = 0;
   };
+  // The path agreements take now (for the report).
+  const char* agreement_path() const { return agreement_.path_name(); }
   const Counters& counters() const { return counters_; }
   MPI_Comm comm() const { return comm_; }
   Collective collective() const { return collective_; }
@@ -68,20 +71,17 @@ class ServedExchanges {
     bool pass_through = false;
     bool settled = false;  // agreed: its request had settled at the last service
   };
-  // What every rank contributes to one agreement (MPI_MAX over ranks): the
-  // fields below, then per cache slot whether its pattern is not this
+  // What every rank contributes to one agreement (the maximum over ranks):
+  // the fields below, then per cache slot whether its pattern is not this
   // rank's (so after the maximum, 0 means it is every rank's).
   enum Field { matched_any, unservable, largest_block, minus_repeats, settings, minus_settings, slots };
-  using Agreement = std::array<std::int64_t, slots + max_entries>;
+  using Votes = std::array<std::int64_t, slots + max_entries>;
 
   int pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   int serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   void admit(const void* sendbuf, void* recvbuf);
-  // Collective: the latency of one agreement, in nanoseconds, the same on
-  // every rank.
-  long long agreement_latency_ns();
   void back_off(long limit);
   void back_off_unless_serving();
   int local_repeats(std::uint64_t hash);
@@ -94,6 +94,7 @@ class ServedExchanges {
   ExchangePattern scratch_;  // the current call's, described in place
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made at the first admission (collective, agreed)
   MPIX_Comm* xcomm_ = nullptr;                   // over it
+  Agreement agreement_;
   // The cache, in an order every rank shares: admissions and evictions
   // happen at agreed calls, so slot i is the same exchange on every rank.
   std::vector<Entry> entries_;

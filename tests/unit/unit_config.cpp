@@ -52,6 +52,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_INTERCEPT_REPEATS", "5"},
                                                 {"MPIX_INTERCEPT_ENTRIES", "16"},
                                                 {"MPIX_INTERCEPT_MIN_BYTES", "0"},
+                                                {"MPIX_INTERCEPT_AGREEMENT", "channel"},
                                                 {"MPIX_PTRACE_PEERS", "off"}});
   EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().algorithm, "native");
   EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::error);
@@ -77,6 +78,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().repeats, 5);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().entries, 16);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().min_bytes, 0);
+  EXPECT_EQ(c.values().section<mpix::InterceptConfig>().agreement, mpix::AgreementPath::channel);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().ptrace_peers, mpix::PtracePeers::off);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }

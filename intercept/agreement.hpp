@@ -1,0 +1,79 @@
+// How the ranks of a communicator agree before a call of the drop-in
+// (served_exchanges.cpp): each contributes a few 64-bit integers and every
+// rank gets their maximum over ranks.
+//
+// Two paths, one result:
+// - MPI: PMPI_Allreduce(MPI_MAX) on the user's communicator. Works
+//   everywhere; on one node it costs the MPI's small-allreduce latency,
+//   which every served call pays on top of its exchange.
+// - The node channel (node/node_channel.hpp), where the communicator is
+//   one node (emulated nodes count as nodes): every rank sends its integers
+//   to every other through its ring and takes the maximum itself. One
+//   cache line or two per peer, and no MPI call.
+// Which one runs is measured, never predicted: at every admission
+// (an agreed call) both are timed back to back, each as the fastest of a
+// burst, then the minimum over ranks (the rank that arrives last sees the
+// latency alone; the others also wait for it, which the exchange would
+// absorb anyway), and every rank keeps the faster alike. A channel the
+// machine refuses (no memfd, no Unix-domain sockets) leaves the MPI path,
+// with the reason under MPIX_VERBOSE.
+//
+// Invariants: every rank calls max() at the same calls, with the same
+// count; a ring carries at most one agreement ahead of its reader, since a
+// rank cannot start agreement k + 1 before it has every peer's k. Nothing
+// here is collective at destruction: the channel's rings are unmapped.
+#pragma once
+
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "intercept/intercept_config.hpp"
+#include "node/node_channel.hpp"
+
+namespace mpix::intercept {
+
+class Agreement {
+ public:
+  // comm: the user's communicator (PMPI); values: integers per agreement.
+  Agreement(MPI_Comm comm, int values);
+  ~Agreement();
+  Agreement(const Agreement&) = delete;
+  Agreement& operator=(const Agreement&) = delete;
+
+  // Collective over comm, at an agreed call. xcomm: the library's
+  // communicator over the same ranks. Builds the channel path the first
+  // time (where mode and the node layout allow), times the paths the mode
+  // allows and keeps the faster. Returns the kept path's latency in
+  // nanoseconds, the same on every rank.
+  long long choose(MPIX_Comm* xcomm, AgreementPath mode);
+
+  // Collective over comm: values[0..values) become their maximum over
+  // ranks. Returns MPI's error code (the MPI path's).
+  int max(std::int64_t* values);
+
+  // "MPI_Allreduce" or "node channel": the path max() takes now.
+  const char* path_name() const;
+
+ private:
+  int max_through_channel(std::int64_t* values);
+  // The fastest of a burst of max() on the current path, the minimum over ranks.
+  long long latency_ns();
+
+  MPI_Comm comm_;
+  int values_;
+  std::unique_ptr<NodeChannel> channel_;  // where the communicator is one node
+  bool channel_tried_ = false;
+  bool through_channel_ = false;
+  int spin_polls_ = 0;
+  int node_rank_ = 0;
+  // Made once: max() allocates nothing.
+  std::vector<std::int64_t> received_;  // values_ per node rank
+  std::vector<NodeChannel::Outgoing> outgoing_;
+  std::vector<NodeChannel::Incoming> incoming_;
+};
+
+}  // namespace mpix::intercept
