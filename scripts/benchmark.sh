@@ -26,14 +26,19 @@
 #              time on a 2D stencil graph (degree 4) at RANKS=4,8,16,32
 #              (oversubscribed: read the bytes; the init times include the
 #              scheduler's slices). Arguments go to bench_neighbor_scaling.
+#   copy_floor the floor of an on-node exchange in the application loop on
+#              this machine now (2 ranks): staged and single-copy exchanges
+#              through shared memory beside MPI_Alltoallv, interleaved, no
+#              library code; one table per launch. Arguments go to
+#              bench_copy_floor, e.g. --sizes 4096,32768.
 # MPI=openmpi builds and runs against Open MPI (default: MPICH); results
 # then go to results/<name>-openmpi/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-}
 case "$name" in
-  alltoallv | spmv_halo | dropin | rma | neighbor | neighbor_scaling) shift ;;
-  *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma|neighbor|neighbor_scaling [arguments]" >&2; exit 2 ;;
+  alltoallv | spmv_halo | dropin | rma | neighbor | neighbor_scaling | copy_floor) shift ;;
+  *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma|neighbor|neighbor_scaling|copy_floor [arguments]" >&2; exit 2 ;;
 esac
 { read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
 results=$root/results/$name
@@ -57,11 +62,11 @@ case "$name" in
   rma)
     exec /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
       --repeats "${REPEATS:-11}" ;;
-  neighbor)
+  neighbor | copy_floor)
     mkdir -p "$results"
     read -ra launcher <<< "$mpiexec"
     for launch in $(seq "${LAUNCHES:-3}"); do
-      "${launcher[@]}" -n "${RANKS:-2}" "$build/benchmarks/bench_neighbor" "$@" | tee "$results/launch_$launch.txt"
+      "${launcher[@]}" -n "${RANKS:-2}" "$build/benchmarks/bench_$name" "$@" | tee "$results/launch_$launch.txt"
     done ;;
   neighbor_scaling)
     mkdir -p "$results"

@@ -1,0 +1,206 @@
+// What an on-node exchange in the application loop costs on this machine
+// in its current phase when it moves the data through memory with two
+// copies, or with one, and no library code: timed beside MPI's own
+// MPI_Alltoallv in the same launch, so the ratio to MPI says roughly how
+// low any such algorithm can go now.
+//
+// Two ranks on one node, uniform blocks, Benchmark 1's application loop:
+// every send line written before the exchange, every received line read
+// after it. Per iteration each rank copies its own block to itself and moves
+// one block to its peer:
+//  - staged: the sender copies the block into a shared segment and raises a
+//    flag; the receiver waits for it and copies the block out (two copies:
+//    MPI's eager path and the node channel's copy-in/copy-out);
+//  - single copy: the send buffer itself lies in the shared segment, and the
+//    receiver copies straight from it (one copy and no system call: the best
+//    any single-copy mechanism can do; CMA adds a system call per block).
+// Then the receiver raises a "done" flag, which the sender waits for before
+// it writes that memory again, at its next turn. These are the simplest
+// protocols, not the only ones: at small blocks the node channel beats the
+// staged one (its flag shares the data's cache line, and its ring needs no
+// "done" round trip), so read them as what two copies, or one, through
+// memory cost on this machine now. No library code runs.
+//
+// Competitors are interleaved in rounds; a round's time per iteration is
+// the slowest rank's; per size the median over rounds, min..max, and the
+// ratio to MPI_Alltoallv. The received data is checked every iteration.
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <string>
+#include <vector>
+
+#include <sched.h>
+
+#include "tools/command_line.hpp"
+#include "tools/timing.hpp"
+
+namespace {
+
+using namespace mpix_timing;
+
+constexpr std::size_t line = 64;
+
+// One rank's part of the shared segment: its two flags on their own lines,
+// then its staging block and its shared send buffer (self block, peer block).
+struct Part {
+  alignas(line) std::atomic<std::uint64_t> ready;
+  alignas(line) std::atomic<std::uint64_t> done;
+};
+
+// The byte at offset `at` of the block from rank `from` to rank `to`.
+unsigned char value(int from, int to, std::uint64_t seq, std::size_t at) {
+  return static_cast<unsigned char>(from * 29 + to * 13 + seq * 7 + at / line);
+}
+
+void wait_for(const std::atomic<std::uint64_t>& flag, std::uint64_t seq) {
+  int polls = 0;
+  while (flag.load(std::memory_order_acquire) < seq)
+    if (++polls > 4096) sched_yield();
+}
+
+class ThroughMemory {
+ public:
+  ThroughMemory(MPI_Comm node, std::size_t bytes) : bytes_(bytes) {
+    MPI_Comm_rank(node, &rank_);
+    const std::size_t part = sizeof(Part) + 3 * round_up(bytes);
+    part_bytes_ = round_up(part);
+    char* mine = nullptr;
+    MPI_Win_allocate_shared(static_cast<MPI_Aint>(part_bytes_), 1, MPI_INFO_NULL, node, &mine, &window_);
+    MPI_Aint size = 0;
+    int unit = 0;
+    char* theirs = nullptr;
+    MPI_Win_shared_query(window_, 1 - rank_, &size, &unit, &theirs);
+    me_ = layout(mine);
+    peer_ = layout(theirs);
+    new (me_.flags) Part{};
+    heap_send_.assign(2 * bytes, 0);
+    heap_recv_.assign(2 * bytes, 0);
+    MPI_Barrier(node);
+  }
+  ~ThroughMemory() { MPI_Win_free(&window_); }
+
+  // One iteration, single copy or staged; false if the data was wrong.
+  bool exchange(bool single_copy) {
+    const std::uint64_t seq = ++seq_, turn = ++turns_;
+    const std::size_t mine = static_cast<std::size_t>(rank_) * bytes_, theirs = bytes_ - mine;
+    // The peer has read what this turn overwrites (at the last turn).
+    wait_for(peer_.flags->done, turn - 1);
+    unsigned char* send = single_copy ? me_.send : heap_send_.data();
+    produce(send, seq);
+    std::memcpy(heap_recv_.data() + mine, send + mine, bytes_);  // the self block
+    if (!single_copy) std::memcpy(me_.stage, send + theirs, bytes_);
+    me_.flags->ready.store(turn, std::memory_order_release);
+    wait_for(peer_.flags->ready, turn);
+    std::memcpy(heap_recv_.data() + theirs, single_copy ? peer_.send + mine : peer_.stage, bytes_);
+    me_.flags->done.store(turn, std::memory_order_release);
+    return consume(seq);
+  }
+
+  // MPI_Alltoallv over heap buffers, the same loop around it.
+  bool alltoallv(MPI_Comm comm) {
+    const std::uint64_t seq = ++seq_;
+    produce(heap_send_.data(), seq);
+    const int counts[2] = {static_cast<int>(bytes_), static_cast<int>(bytes_)};
+    const int displs[2] = {0, static_cast<int>(bytes_)};
+    MPI_Alltoallv(heap_send_.data(), counts, displs, MPI_BYTE, heap_recv_.data(), counts, displs, MPI_BYTE, comm);
+    return consume(seq);
+  }
+
+ private:
+  struct View {
+    Part* flags;
+    unsigned char *stage, *send;
+  };
+  static std::size_t round_up(std::size_t n) { return (n + line - 1) / line * line; }
+  View layout(char* base) const {
+    auto* bytes = reinterpret_cast<unsigned char*>(base);
+    unsigned char* stage = bytes + sizeof(Part);
+    return {reinterpret_cast<Part*>(base), stage, stage + round_up(bytes_)};
+  }
+  // Block k of this rank's send buffer goes to rank k (2 ranks): write
+  // every line of both.
+  void produce(unsigned char* send, std::uint64_t seq) const {
+    for (std::size_t block = 0; block < 2; ++block)
+      for (std::size_t at = 0; at < bytes_; at += line)
+        send[block * bytes_ + at] = value(rank_, static_cast<int>(block), seq, at);
+  }
+  // Read every received line; block k came from rank k.
+  bool consume(std::uint64_t seq) const {
+    bool ok = true;
+    for (std::size_t block = 0; block < 2; ++block)
+      for (std::size_t at = 0; at < bytes_; at += line)
+        ok &= heap_recv_[block * bytes_ + at] == value(static_cast<int>(block), rank_, seq, at);
+    return ok;
+  }
+
+  std::size_t bytes_, part_bytes_ = 0;
+  int rank_ = 0;
+  MPI_Win window_ = MPI_WIN_NULL;
+  View me_{}, peer_{};
+  std::vector<unsigned char> heap_send_, heap_recv_;
+  std::uint64_t seq_ = 0;    // iterations of every competitor: the data's version
+  std::uint64_t turns_ = 0;  // exchanges through the segment: the flags' values
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  std::vector<long> sizes{8, 512, 4096, 32768, 65536, 262144, 2097152};
+  int repeats = 7;
+  CLI::App app("The floor of an on-node exchange in the application loop (2 ranks, one node): staged and "
+               "single-copy exchanges through shared memory, beside MPI_Alltoallv, interleaved.",
+               "bench_copy_floor");
+  app.add_option("--sizes", sizes, "bytes per peer")->delimiter(',')->check(CLI::Range(1L, 1L << 30))
+      ->capture_default_str();
+  app.add_option("--repeats", repeats, "interleaved rounds")->check(CLI::Range(1, 1000))->capture_default_str();
+  parse_or_exit(app, argc, argv);
+  int ranks = 0, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  if (ranks != 2 || node_size != 2) exit_with_error("bench_copy_floor", "runs on exactly 2 ranks of one node");
+
+  if (rank == 0)
+    std::printf("%-10s %-12s %12s %12s %12s %8s\n", "bytes", "competitor", "median[us]", "min[us]", "max[us]",
+                "÷mpi");
+  bool all_ok = true;
+  for (long bytes : sizes) {
+    ThroughMemory exchanges(node, static_cast<std::size_t>(bytes));
+    const int iterations = static_cast<int>(std::clamp(200000L / (bytes / 64 + 50), 20L, 2000L));
+    const char* names[3] = {"mpi", "staged", "single_copy"};
+    std::vector<double> times[3];
+    for (int r = 0; r < repeats; ++r)
+      for (int c = 0; c < 3; ++c) {
+        bool ok = true;
+        const auto one = [&] { return c == 0 ? exchanges.alltoallv(node) : exchanges.exchange(c == 2); };
+        for (int i = 0; i < iterations / 10; ++i) ok &= one();
+        MPI_Barrier(node);
+        const double begin = MPI_Wtime();
+        for (int i = 0; i < iterations; ++i) ok &= one();
+        times[c].push_back(max_over_ranks((MPI_Wtime() - begin) / iterations * 1e6));
+        all_ok &= ok;
+      }
+    const double mpi = median(times[0]);
+    for (int c = 0; c < 3; ++c) {
+      const Spread s = spread(times[c]);
+      if (rank == 0)
+        std::printf("%-10ld %-12s %12.3f %12.3f %12.3f %8.3f\n", bytes, names[c], s.median, s.min, s.max,
+                    s.median / mpi);
+    }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_CXX_BOOL, MPI_LAND, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("bench_copy_floor: %s\n", all_ok ? "data ok" : "WRONG data");
+  MPI_Comm_free(&node);
+  MPI_Finalize();
+  return all_ok ? 0 : 1;
+}
