@@ -40,10 +40,13 @@ long long Agreement::choose(MPIX_Comm* xcomm, AgreementPath mode) {
     int ok = channel_ ? 1 : 0;
     PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm_);
     if (!ok) channel_.reset();
+    // Each rank names its own reason; the layout's, the same everywhere,
+    // is named once.
     int rank = 0;
     PMPI_Comm_rank(comm_, &rank);
-    const bool layout = comm.num_nodes() != 1;
-    if (!ok && !why.empty() && (comm.config().verbose >= 1 || mode == AgreementPath::channel) && (!layout || rank == 0))
+    const bool asked = comm.config().verbose >= 1 || mode == AgreementPath::channel;
+    const bool own_reason = comm.num_nodes() == 1 || rank == 0;
+    if (!ok && !why.empty() && asked && own_reason)
       std::fprintf(stderr, "mpix-rma intercept (rank %d): agreements take MPI_Allreduce, not the node channel: %s\n",
                    rank, why.c_str());
   }

@@ -97,8 +97,8 @@ int finalize_states(MPI_Comm, int, void*, void*) {
       std::fprintf(stderr,
                    "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
                    "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each, %s)\n",
-                   name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses, c.agreements,
-                   c.agreements ? 1e6 * c.agreement_seconds / static_cast<double>(c.agreements) : 0.0,
+                   name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned,
+                   c.agreement_misses, c.agreements, c.agreements ? 1e6 * c.agreement_seconds / static_cast<double>(c.agreements) : 0.0,
                    s->agreement_path());
     PMPI_Comm_delete_attr(s->comm(), state_keyval[static_cast<int>(s->collective())]);
   }
