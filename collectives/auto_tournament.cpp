@@ -110,7 +110,7 @@ void AutoTournament::trial_period(double period_us) {
   }
   periods_.push_back(period_us);
   const std::size_t timed = periods_.size();
-  if (entrant_ > 0 && running_ != baseline_ && timed == static_cast<std::size_t>(rule_.scout) &&
+  if (entrant_ > 0 && !mpi_call(running_) && timed == static_cast<std::size_t>(rule_.scout) &&
       rule_.scout < rule_.timed) {
     const PeriodMeasure scout = agreed_measure();
     if (cut_short(scout, best_so_far(), rule_)) {

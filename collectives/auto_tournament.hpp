@@ -123,7 +123,11 @@ class AutoTournament {
   // what running it saves beyond its period (rule.mpi_credit_us).
   PeriodMeasure credited(int index, PeriodMeasure m) const;
   // Periods a trial of candidate index leaves untimed after switching to it.
-  int untimed_for(int index) const { return index == baseline_ ? mpi_untimed_ : rule_.untimed; }
+  int untimed_for(int index) const { return mpi_call(index) ? mpi_untimed_ : rule_.untimed; }
+  // MPI's own collective, plain (the baseline) or persistent.
+  bool mpi_call(int index) const {
+    return index == baseline_ || selection_.predictions[static_cast<std::size_t>(index)].mpi_call;
+  }
   template <class... Values>
   void log(const char* format, Values... values) const {
     if (!verbose_) return;

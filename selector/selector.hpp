@@ -34,6 +34,10 @@ struct CandidatePrediction {
   std::string why_not;  // when not eligible
   CostPrediction cost;
   double total_us = 0;  // t_init + N * t_iter
+  // A call of MPI's own collective, plain or persistent: after other
+  // traffic it warms up as MPI does, so its trials leave
+  // TournamentRule::mpi_untimed periods untimed and it is never cut short.
+  bool mpi_call = false;
 };
 
 struct Selection {

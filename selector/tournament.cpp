@@ -52,7 +52,8 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
   const auto fitting = [&](long periods) {
     std::size_t n = 0;
     for (long used = 0; n < entrants.size(); ++n) {
-      used += rule.trial_periods(entrants[n] == baseline);
+      const int e = entrants[n];
+      used += rule.trial_periods(e == baseline || p[static_cast<std::size_t>(e)].mpi_call);
       if (used > periods) break;
     }
     return n;

@@ -52,8 +52,10 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
       throw Error(error_code(MPIX_ERRKIND_CONFIG), std::string("auto: ") + e.what() + "; see MPIX_ALLTOALLV_EXCLUDE");
     }
     int baseline = -1;
-    for (std::size_t i = 0; i < rows.size(); ++i)
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      selection.predictions[i].mpi_call = rows[i]->has(capability::mpi_baseline) || rows[i]->has(capability::mpi_persistent);
       if (rows[i]->has(capability::mpi_baseline) && selection.predictions[i].eligible) baseline = static_cast<int>(i);
+    }
     if (verbose) {
       const TuningParameters& tuning = tuning_parameters(config);
       const std::string& tuning_file = config.section<AlltoallvConfig>().tuning_file;

@@ -87,6 +87,16 @@ TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
   EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, mpix::with_mpi_warm_up({}, 1 << 20)).size(), 7u);
 }
 
+TEST(Tournament, MpisPersistentCallWarmsUpAsItsOwnCallDoes) {
+  auto s = predicted({{0, 1.0}, {0, 0.9}, {0, 1.0}}, 100000);  // c1 the prior, c0 MPI's call, c2 its persistent one
+  s.predictions[2].mpi_call = true;
+  mpix::TournamentRule rule = mpix::with_mpi_warm_up({}, 4096);
+  rule.settle_within = 11 + 28 + 27;  // the prior's, MPI's call's, and not the persistent call's 20+8
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0}));
+  rule.settle_within = 11 + 28 + 28;
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0, 2}));
+}
+
 TEST(Tournament, ANarrowLossOfMpisOwnCallIsRecheckedWhenRepaid) {
   const std::vector<PeriodMeasure> m = {{1.8, 0.05}, {2.1, 0.05}, {2.5, 0.05}};  // winner 0, MPI's call 1
   const mpix::TournamentRule eager = mpix::with_mpi_warm_up({}, 4096);
