@@ -76,11 +76,12 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us);
 // MPI's own call (`baseline`, if eligible) second, so that "never slower
 // than MPI" is always measured, then the others by predicted total. Others
 // enter only if predicted within rule.within of the best and their init is
-// repaid; the list is cut so that every trial (MPI's own call's with its
-// longer warm-up) fits in rule.settle_within and in a quarter of the
-// expected iterations (trials of candidates that lose cost only their
-// excess, which the scout cut bounds), keeping room for a playoff when at
-// least four entrants fit beside it. Fewer than two: no tournament.
+// repaid; the list is cut so that every trial (MPI's own calls' with their
+// longer warm-up: the baseline and every prediction marked mpi_call) fits
+// in rule.settle_within and in a quarter of the expected iterations (trials
+// of candidates that lose cost only their excess, which the scout cut
+// bounds), keeping room for a playoff when at least four entrants fit
+// beside it. Fewer than two: no tournament.
 std::vector<int> tournament_entrants(const Selection& selection, int baseline, long expected_iterations,
                                      const TournamentRule& rule);
 

@@ -53,7 +53,8 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
     }
     int baseline = -1;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      selection.predictions[i].mpi_call = rows[i]->has(capability::mpi_baseline) || rows[i]->has(capability::mpi_persistent);
+      const bool mpi_call = rows[i]->has(capability::mpi_baseline) || rows[i]->has(capability::mpi_persistent);
+      selection.predictions[i].mpi_call = mpi_call;
       if (rows[i]->has(capability::mpi_baseline) && selection.predictions[i].eligible) baseline = static_cast<int>(i);
     }
     if (verbose) {
@@ -66,8 +67,9 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
                    tuning_file.empty() ? "built-in" : tuning_file.c_str(),
                    describe_selection(inputs, selection).c_str());
     }
-    begin(rows, std::move(selection), baseline, inputs.expected_iterations, tournament_rule(config, inputs.settle_within, inputs.pattern.max_peer_bytes, inputs.mpi_credit_ns),
-          verbose);
+    const TournamentRule rule =
+        tournament_rule(config, inputs.settle_within, inputs.pattern.max_peer_bytes, inputs.mpi_credit_ns);
+    begin(rows, std::move(selection), baseline, inputs.expected_iterations, rule, verbose);
   }
 };
 
