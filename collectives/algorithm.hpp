@@ -56,6 +56,9 @@ struct CollectiveAlgorithm {
   unsigned capabilities = 0;
 
   bool has(unsigned bits) const { return (capabilities & bits) == bits; }
+  // One of the MPI's own collective calls, plain or persistent (auto warms
+  // them up alike).
+  bool is_mpi_call() const { return has(capability::mpi_baseline) || has(capability::mpi_persistent); }
   // Whether starts may point it at other buffers (mpix_buffers_move) on a
   // communicator of num_nodes nodes: nothing it set up at init may hold
   // the buffers' addresses.

@@ -53,8 +53,7 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
     }
     int baseline = -1;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      const bool mpi_call = rows[i]->has(capability::mpi_baseline) || rows[i]->has(capability::mpi_persistent);
-      selection.predictions[i].mpi_call = mpi_call;
+      selection.predictions[i].mpi_call = rows[i]->is_mpi_call();
       if (rows[i]->has(capability::mpi_baseline) && selection.predictions[i].eligible) baseline = static_cast<int>(i);
     }
     if (verbose) {

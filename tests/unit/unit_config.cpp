@@ -130,7 +130,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"MPIX_CHANNEL_CHUNK_BYTES", "8", "64..16777216"},
                       BadValue{"MPIX_CHANNEL_STAGING_BYTES", "100", "256..1073741824"},
                       BadValue{"MPIX_INTERCEPT", "yes", "on|off"},
-                      BadValue{"MPIX_INTERCEPT_ENTRIES", "17", "1..16"}));
+                      BadValue{"MPIX_INTERCEPT_ENTRIES", "17", "1..16"},
+                      BadValue{"MPIX_INTERCEPT_AGREEMENT", "shm", "auto|mpi|channel"}));
 
 TEST(Config, UnknownMpixVariablesAreReported) {
   const Configuration c = Configuration::parse({{"MPIX_ALGORITHM", "native"}, {"MPIX_VERBOSE", "1"}});
