@@ -57,6 +57,31 @@ std::once_flag keyvals_made;
 std::mutex live_mutex;
 std::set<ServedExchanges*> live;  // every state, for MPI_Finalize
 
+// With MPIX_VERBOSE, rank 0 of the communicator says what the drop-in did
+// on it: when the state goes, so that a communicator freed before
+// MPI_Finalize (a library's duplicate, freed with its plan) reports too.
+void report(ServedExchanges* s) {
+  int verbose = 0;
+  try {
+    verbose = mpix::Library::get().config().verbose;
+  } catch (...) {
+  }
+  int rank = 0, size = 0;
+  PMPI_Comm_rank(s->comm(), &rank);
+  PMPI_Comm_size(s->comm(), &size);
+  if (verbose < 1 || rank != 0) return;
+  const ServedExchanges::Counters& c = s->counters();
+  char name[MPI_MAX_OBJECT_NAME] = "";
+  int length = 0;
+  PMPI_Comm_get_name(s->comm(), name, &length);
+  std::fprintf(stderr,
+               "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
+               "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each, %s)\n",
+               name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
+               c.agreements, c.agreements ? 1e6 * c.agreement_seconds / static_cast<double>(c.agreements) : 0.0,
+               s->agreement_path());
+}
+
 // A communicator's attribute going away (MPI_Comm_free, MPI_Comm_delete_attr).
 int delete_state(MPI_Comm, int, void* value, void*) {
   auto* state = static_cast<ServedExchanges*>(value);
@@ -66,42 +91,22 @@ int delete_state(MPI_Comm, int, void* value, void*) {
   }
   states_deleted.fetch_add(1, std::memory_order_release);
   InsideDropIn guard;
+  report(state);
   delete state;
   return MPI_SUCCESS;
 }
 
 // MPI_Finalize begins by deleting MPI_COMM_SELF's attributes, newest first:
-// this one was set after the library's own, so the states go before the
-// library frees what is left. With MPIX_VERBOSE, each communicator's rank 0
-// says what the drop-in did.
+// this one was set after the library's own, so the states go (and report)
+// before the library frees what is left.
 int finalize_states(MPI_Comm, int, void*, void*) {
   std::set<ServedExchanges*> states;
   {
     std::lock_guard<std::mutex> lock(live_mutex);
     states = live;
   }
-  int verbose = 0;
-  try {
-    verbose = mpix::Library::get().config().verbose;
-  } catch (...) {
-  }
-  for (ServedExchanges* s : states) {
-    int rank = 0, size = 0;
-    PMPI_Comm_rank(s->comm(), &rank);
-    PMPI_Comm_size(s->comm(), &size);
-    const ServedExchanges::Counters& c = s->counters();
-    char name[MPI_MAX_OBJECT_NAME] = "";
-    int length = 0;
-    PMPI_Comm_get_name(s->comm(), name, &length);
-    if (verbose >= 1 && rank == 0)
-      std::fprintf(stderr,
-                   "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
-                   "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each, %s)\n",
-                   name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned,
-                   c.agreement_misses, c.agreements, c.agreements ? 1e6 * c.agreement_seconds / static_cast<double>(c.agreements) : 0.0,
-                   s->agreement_path());
+  for (ServedExchanges* s : states)
     PMPI_Comm_delete_attr(s->comm(), state_keyval[static_cast<int>(s->collective())]);
-  }
   return MPI_SUCCESS;
 }
 

@@ -44,7 +44,7 @@ class ServedExchanges {
   int call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
 
-  // For MPIX_VERBOSE at MPI_Finalize.
+  // For MPIX_VERBOSE, when the state goes.
   struct Counters {
     long calls = 0;
     long served = 0;
