@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""The drop-in benchmark: bench_dropin (a plain MPI program looping
-MPI_Alltoallv) launched alternately without and with
-LD_PRELOAD=libmpixrma_intercept.so, in three loops (application: data written
-before and read after every call; exchange: calls alone; barrier: calls with
-an MPI_Barrier between them, OSU style); per loop and size the medians over
-launches with their min..max, the ratio preloaded / plain (median of the
-launches' ratios, min..max), a mark where the drop-in is slower than plain
-MPI by more than --tolerance, and the drop-in's agreement cost per call
+"""The drop-in benchmark: an unmodified MPI program launched alternately
+without and with LD_PRELOAD=libmpixrma_intercept.so. --bench is either
+bench_dropin (a loop of MPI_Alltoallv in three loops: application, data
+written before and read after every call; exchange, calls alone; barrier,
+calls with an MPI_Barrier between them, OSU style) or bench_fftw_dropin
+(FFTW's own distributed 2D transform, whose --loop names FFTW's planner:
+estimate or measure). Per loop and size: the medians over launches with
+their min..max, the ratio preloaded / plain (median of the launches'
+ratios, min..max), a mark where the drop-in is slower than plain MPI by
+more than --tolerance, and the drop-in's agreement cost per call
 (MPIX_VERBOSE=1 of the preloaded launches). Writes dropin.csv and dropin.png
 into --outdir."""
 import argparse
@@ -22,13 +24,17 @@ from bench_report import environment_header, pyplot, run_launch, write_csv
 
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--bench", required=True, help="path to bench_dropin")
+    p.add_argument("--bench", required=True, help="path to bench_dropin or bench_fftw_dropin")
     p.add_argument("--intercept", required=True, help="path to libmpixrma_intercept.so")
     p.add_argument("--mpiexec", default="mpiexec", help="the launcher, with its flags (one string)")
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--launches", type=int, default=3, help="launches of each variant")
     p.add_argument("--sizes", default="8,64,512,4096,8192,32768,262144,2097152,4194304")
-    p.add_argument("--loops", default="application,exchange,barrier")
+    p.add_argument("--loops", default="application,exchange,barrier",
+                   help="bench_dropin: application,exchange,barrier; bench_fftw_dropin: estimate,measure")
+    p.add_argument("--size-per-launch", action="store_true",
+                   help="launch each size on its own, the two variants back to back: pairs seconds apart, not a "
+                        "whole sweep apart (for long programs on a machine whose speed drifts)")
     p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
     p.add_argument("--outdir", required=True)
     return p.parse_args()
@@ -42,12 +48,13 @@ def main():
     rows, agreement_us = [], []
     loops = args.loops.split(",")
     with tempfile.TemporaryDirectory() as tmp:
+        sweeps = args.sizes.split(",") if args.size_per_launch else [args.sizes]
         for launch in range(args.launches):
-            for loop in loops:
+            for loop, sizes in ((loop, sizes) for loop in loops for sizes in sweeps):
                 order = list(variants) if launch % 2 == 0 else list(reversed(variants))
                 for variant in order:
                     csv_path = os.path.join(tmp, f"{variant}{loop}{launch}.csv")
-                    cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", args.sizes,
+                    cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", sizes,
                                                        "--loop", loop, "--csv", csv_path]
                     output = []
                     for row in run_launch(cmd, variants[variant], csv_path,
@@ -64,8 +71,8 @@ def main():
     sizes = sorted({size for _, size, _ in times})
     curves, marked = {}, 0
     for loop in loops:
-        print(f"\n# {args.ranks} ranks, {loop} loop, heap buffers; medians over {args.launches} launches "
-              f"(min..max); ratio: median of the launches' preloaded / plain (min..max)")
+        print(f"\n# {args.ranks} ranks, {os.path.basename(args.bench)} --loop {loop}, heap buffers; medians over "
+              f"{args.launches} launches (min..max); ratio: median of the launches' preloaded / plain (min..max)")
         print(f"{'bytes/peer':>10} {'plain us':>26} {'preloaded us':>26} {'ratio':>22}")
         curves[loop] = []
         for size in sizes:
@@ -84,8 +91,8 @@ def main():
                   f"{ratio:7.3f} ({min(per_launch):.2f}..{max(per_launch):.2f}){mark}")
     print(f"# {marked} point(s) where the drop-in is more than {args.tolerance:.2f}x plain MPI")
     if agreement_us:
-        print(f"# agreement per call (the drop-in's, MPI_COMM_WORLD): "
-              f"median {statistics.median(agreement_us):.2f} us over {len(agreement_us)} launches")
+        print(f"# agreement per served call, from this rank's arrival (waiting for the last rank included): "
+              f"median {statistics.median(agreement_us):.2f} us over {len(agreement_us)} communicator reports")
 
     plt = pyplot()
     if plt:

@@ -16,6 +16,11 @@
 #              (MEMORY=mpix, LOOP=exchange change that).
 #   dropin     an unmodified program looping MPI_Alltoallv (8 B .. 4 MiB,
 #              three loops), plain and under the drop-in, alternating.
+#   fftw_dropin an unmodified FFT library, FFTW's distributed 2D transform
+#              (blocks of about 1, 2, 4 and 8 MiB per peer, FFTW's estimate
+#              and measure planners), plain and under the drop-in,
+#              alternating. Needs FFTW's MPI library built against the MPI
+#              in use: Debian's is Open MPI's, so MPI=openmpi.
 #   rma        the RMA layer: memory-handle put latency, RMA-MT (REPEATS=11).
 #   neighbor   the neighbourhood Alltoallv of a ring graph (8 B, 32 KiB and
 #              256 KiB per edge), application loop, heap: MPI's own
@@ -37,8 +42,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-}
 case "$name" in
-  alltoallv | spmv_halo | dropin | rma | neighbor | neighbor_scaling | copy_floor) shift ;;
-  *) echo "usage: $0 alltoallv|spmv_halo|dropin|rma|neighbor|neighbor_scaling|copy_floor [arguments]" >&2; exit 2 ;;
+  alltoallv | spmv_halo | dropin | fftw_dropin | rma | neighbor | neighbor_scaling | copy_floor) shift ;;
+  *) echo "usage: $0 alltoallv|spmv_halo|dropin|fftw_dropin|rma|neighbor|neighbor_scaling|copy_floor [arguments]" >&2
+     exit 2 ;;
 esac
 { read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
 results=$root/results/$name
@@ -59,6 +65,15 @@ case "$name" in
     exec /usr/bin/python3 "$root/benchmarks/dropin.py" --bench "$build/benchmarks/bench_dropin" \
       --intercept "$build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
       --launches "${LAUNCHES:-3}" ;;
+  fftw_dropin)
+    if [ ! -x "$build/benchmarks/bench_fftw_dropin" ]; then
+      echo "$0: bench_fftw_dropin was not built: FFTW's MPI library here is not built against ${MPI:-mpich}" \
+           "(Debian's is Open MPI's: MPI=openmpi $0 fftw_dropin)" >&2
+      exit 2
+    fi
+    exec /usr/bin/python3 "$root/benchmarks/dropin.py" --bench "$build/benchmarks/bench_fftw_dropin" \
+      --intercept "$build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
+      --launches "${LAUNCHES:-3}" --loops estimate,measure --sizes 1048576,2097152,4194304,8388608 --size-per-launch ;;
   rma)
     exec /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
       --repeats "${REPEATS:-11}" ;;
