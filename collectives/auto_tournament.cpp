@@ -207,8 +207,13 @@ void AutoTournament::next_entrant() {
   }
   in_playoff_ = false;
   if (incumbent_ < 0) incumbent_ = running_;
-  const Verdict v = prefer_mpi_in_close_calls(tournament_verdict(names_, entered, incumbent_), names_, measured_,
-                                              baseline_, rule_);
+  // Against MPI's call: this tournament's measurements (a re-run's
+  // non-entrants were measured long ago), with MPI's call as last measured.
+  std::vector<PeriodMeasure> judged = entered;
+  if (baseline_ >= 0 && !judged[static_cast<std::size_t>(baseline_)].measured())
+    judged[static_cast<std::size_t>(baseline_)] = measured_[static_cast<std::size_t>(baseline_)];
+  const Verdict v =
+      prefer_mpi_in_close_calls(tournament_verdict(names_, entered, incumbent_), names_, judged, baseline_, rule_);
   verdict_time_ = MPI_Wtime();
   log("  verdict after %ld iterations: %s", started_, v.reason.c_str());
   if (suspects_checked_) {

@@ -120,7 +120,10 @@ bool period_drifted(double reference_us, double watched_us, const TournamentRule
 
 // "Never slower than MPI": the winner stands only if it beat MPI's own call
 // (`baseline`, as measured) by more than rule.mpi_margin plus the larger
-// spread; a closer call goes to MPI's call, whose cost the user knows.
+// spread. Otherwise the fastest other candidate that did so wins (the
+// winner may be an incumbent kept within its own wide spread), and where
+// none did, MPI's call, whose cost the user knows. `measured`: this
+// tournament's measurements, MPI's call's as last measured.
 Verdict prefer_mpi_in_close_calls(const Verdict& verdict, const std::vector<std::string>& names,
                                   const std::vector<PeriodMeasure>& measured, int baseline,
                                   const TournamentRule& rule);

@@ -166,6 +166,20 @@ TEST(Tournament, MpisOwnCallWinsCloseCalls) {
   EXPECT_EQ(mpix::prefer_mpi_in_close_calls(won, names, m, -1, {}).winner, 1);  // no baseline
 }
 
+// A re-run keeps the incumbent (c1) within its own wide spread though c2
+// measured faster; c1 is not clearly faster than MPI's call (c0), but c2
+// is: c2 wins, not MPI's call.
+TEST(Tournament, ACandidateClearlyFasterThanMpiWinsWhereTheKeptOneIsNot) {
+  const std::vector<PeriodMeasure> m = {{1.96, 0.05}, {1.60, 0.35}, {1.52, 0.08}};
+  const mpix::Verdict kept = mpix::tournament_verdict(names, m, 1);
+  ASSERT_EQ(kept.winner, 1) << kept.reason;
+  const auto v = mpix::prefer_mpi_in_close_calls(kept, names, m, 0, {});
+  EXPECT_EQ(v.winner, 2) << v.reason;
+  EXPECT_NE(v.reason.find("not clearly faster than c0"), std::string::npos) << v.reason;
+  const std::vector<PeriodMeasure> none_clearly = {{1.96, 0.05}, {1.60, 0.35}, {1.85, 0.08}};
+  EXPECT_EQ(mpix::prefer_mpi_in_close_calls(kept, names, none_clearly, 0, {}).winner, 0);
+}
+
 TEST(Tournament, DriftBothWaysReRuns) {
   EXPECT_FALSE(mpix::period_drifted(10, 12, {}));
   EXPECT_TRUE(mpix::period_drifted(10, 14, {}));
