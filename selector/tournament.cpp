@@ -21,7 +21,7 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us) {
 
 TournamentRule with_mpi_warm_up(TournamentRule rule, long long largest_block) {
   constexpr long long eager_limit = 32768;  // blocks from here up showed no warm-up
-  constexpr int eager_warm_up = 20;
+  constexpr int eager_warm_up = 50;
   rule.mpi_untimed = largest_block < eager_limit ? std::max(rule.untimed, eager_warm_up) : rule.untimed;
   return rule;
 }

@@ -52,9 +52,10 @@ struct TournamentRule {
 
 // The rule for blocks of at most largest_block bytes. After other traffic,
 // MPI's eager path (MPICH: 512 B and 4 KiB blocks) runs two to four times
-// slower for about twenty calls; hardly so from 32 KiB up. Timed earlier,
-// MPI's own call would lose to what is only faster than its warm-up, so
-// its trials leave those periods untimed where its blocks are eager-sized.
+// slower for about twenty calls, and still some 10-20% slower after them,
+// for about fifty; hardly so from 32 KiB up. Timed earlier, MPI's own call
+// would lose to what is only faster than its warm-up, so its trials leave
+// those periods untimed where its blocks are eager-sized.
 TournamentRule with_mpi_warm_up(TournamentRule rule, long long largest_block);
 
 // One candidate's agreed measurement: the median of its timed periods and

@@ -63,9 +63,9 @@ TEST(Tournament, AnInitTheIterationsCannotRepayDoesNotEnter) {
 TEST(Tournament, FitsInTheSettleBoundAndAQuarterOfTheIterations) {
   const auto s = predicted({{0, 1.0}, {0, 1.0}, {0, 1.0}, {0, 1.0}}, 100000);
   mpix::TournamentRule rule = mpix::with_mpi_warm_up({}, 4096);
-  rule.settle_within = 45;  // the prior's trial (3+8) and MPI's own call's (20+8)
+  rule.settle_within = 69;  // the prior's trial (3+8) and MPI's own call's (50+8)
   EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, rule).size(), 2u);
-  rule.settle_within = 38;  // MPI's own call's longer warm-up does not fit: no tournament
+  rule.settle_within = 68;  // MPI's own call's longer warm-up does not fit: no tournament
   EXPECT_TRUE(mpix::tournament_entrants(s, 1, 100000, rule).empty());
   rule.settle_within = 45;  // without MPI's own call, four trials of 11
   EXPECT_EQ(mpix::tournament_entrants(s, -1, 100000, rule).size(), 4u);
@@ -81,8 +81,8 @@ TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
   mpix::TournamentRule rule;
   rule.settle_within = 50;  // 4 x 11 fit, not beside a playoff: no room kept
   EXPECT_EQ(mpix::tournament_entrants(s, -1, 100000, rule).size(), 4u);
-  // With MPI's own call warming up (20+8): 11 + 28 + 2 x 11 beside a
-  // playoff of 11 + 28 make 100.
+  // With MPI's own call warming up (50+8) no playoff fits beside four:
+  // 11 + 58 + 2 x 11 fill the 100.
   EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, mpix::with_mpi_warm_up({}, 512)).size(), 4u);
   EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, mpix::with_mpi_warm_up({}, 1 << 20)).size(), 7u);
 }
@@ -91,9 +91,9 @@ TEST(Tournament, MpisPersistentCallWarmsUpAsItsOwnCallDoes) {
   auto s = predicted({{0, 1.0}, {0, 0.9}, {0, 1.0}}, 100000);  // c1 the prior, c0 MPI's call, c2 its persistent one
   s.predictions[2].mpi_call = true;
   mpix::TournamentRule rule = mpix::with_mpi_warm_up({}, 4096);
-  rule.settle_within = 11 + 28 + 27;  // the prior's, MPI's call's, and not the persistent call's 20+8
+  rule.settle_within = 11 + 58 + 57;  // the prior's, MPI's call's, and not the persistent call's 50+8
   EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0}));
-  rule.settle_within = 11 + 28 + 28;
+  rule.settle_within = 11 + 58 + 58;
   EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0, 2}));
 }
 
@@ -112,8 +112,8 @@ TEST(Tournament, ANarrowLossOfMpisOwnCallIsRecheckedWhenRepaid) {
 
 TEST(Tournament, MpiOwnCallWarmsUpLongerOnlyForEagerSizedBlocks) {
   const mpix::TournamentRule rule;
-  EXPECT_EQ(mpix::with_mpi_warm_up(rule, 8).mpi_untimed, 20);
-  EXPECT_EQ(mpix::with_mpi_warm_up(rule, 4096).mpi_untimed, 20);
+  EXPECT_EQ(mpix::with_mpi_warm_up(rule, 8).mpi_untimed, 50);
+  EXPECT_EQ(mpix::with_mpi_warm_up(rule, 4096).mpi_untimed, 50);
   EXPECT_EQ(mpix::with_mpi_warm_up(rule, 32768).mpi_untimed, rule.untimed);
   EXPECT_EQ(mpix::with_mpi_warm_up(rule, 1 << 21).trial_periods(true), rule.trial_periods(false));
 }
