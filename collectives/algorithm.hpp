@@ -59,6 +59,12 @@ struct CollectiveAlgorithm {
   // One of the MPI's own collective calls, plain or persistent (auto warms
   // them up alike).
   bool is_mpi_call() const { return has(capability::mpi_baseline) || has(capability::mpi_persistent); }
+  // How it moves the data on one node: MPI's call, MPI's persistent call, a
+  // window, or the node channel (auto tries one of each before two of any).
+  unsigned mechanism() const {
+    return capabilities &
+           (capability::mpi_baseline | capability::mpi_persistent | capability::window | capability::node_channel);
+  }
   // Whether starts may point it at other buffers (mpix_buffers_move) on a
   // communicator of num_nodes nodes: nothing it set up at init may hold
   // the buffers' addresses.

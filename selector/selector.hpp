@@ -38,6 +38,9 @@ struct CandidatePrediction {
   // traffic it warms up as MPI does, so its trials leave
   // TournamentRule::mpi_untimed periods untimed and it is never cut short.
   bool mpi_call = false;
+  // How it moves the data (its row's mechanism bits): the tournament tries
+  // the best predicted of each mechanism before a second of any.
+  unsigned mechanism = 0;
 };
 
 struct Selection {

@@ -46,7 +46,20 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
   }
   std::stable_sort(others.begin(), others.end(),
                    [&](int a, int b) { return p[static_cast<std::size_t>(a)].total_us < p[static_cast<std::size_t>(b)].total_us; });
-  entrants.insert(entrants.end(), others.begin(), others.end());
+  // The best predicted of each mechanism not yet entered goes first.
+  std::vector<unsigned> mechanisms;
+  for (int e : entrants) mechanisms.push_back(p[static_cast<std::size_t>(e)].mechanism);
+  std::vector<int> seconds;
+  for (int i : others) {
+    const unsigned m = p[static_cast<std::size_t>(i)].mechanism;
+    if (std::find(mechanisms.begin(), mechanisms.end(), m) == mechanisms.end()) {
+      mechanisms.push_back(m);
+      entrants.push_back(i);
+    } else {
+      seconds.push_back(i);
+    }
+  }
+  entrants.insert(entrants.end(), seconds.begin(), seconds.end());
   const long budget = std::min<long>(rule.settle_within, expected_iterations / 4);
   // How many leading entrants' trials fit in `periods`.
   const auto fitting = [&](long periods) {

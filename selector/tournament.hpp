@@ -75,9 +75,12 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us);
 
 // The candidates to try, in order: the prior (selection.chosen) first, the
 // MPI's own call (`baseline`, if eligible) second, so that "never slower
-// than MPI" is always measured, then the others by predicted total. Others
-// enter only if predicted within rule.within of the best and their init is
-// repaid; the list is cut so that every trial (MPI's own calls' with their
+// than MPI" is always measured, then the others: first the best predicted
+// of each mechanism not yet entered, then the rest, each by predicted
+// total (predictions made elsewhere compare worst across mechanisms: a
+// channel and a window put can swap places on another machine or MPI,
+// their own variants seldom). Others enter only if predicted within
+// rule.within of the best and their init is repaid; the list is cut so that every trial (MPI's own calls' with their
 // longer warm-up: the baseline and every prediction marked mpi_call) fits
 // in rule.settle_within and in a quarter of the expected iterations (trials
 // of candidates that lose cost only their excess, which the scout cut

@@ -54,6 +54,7 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
     int baseline = -1;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       selection.predictions[i].mpi_call = rows[i]->is_mpi_call();
+      selection.predictions[i].mechanism = rows[i]->mechanism();
       if (rows[i]->has(capability::mpi_baseline) && selection.predictions[i].eligible) baseline = static_cast<int>(i);
     }
     if (verbose) {

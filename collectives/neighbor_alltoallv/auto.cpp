@@ -71,6 +71,7 @@ Selection agreed_selection(const NeighborArgs& args, const std::vector<const Nei
     p.eligible = values[fields + i] == 0;
     if (!p.eligible) p.why_not = why[i] ? *why[i] : "another rank cannot run it";
     p.mpi_call = rows[i]->is_mpi_call();
+    p.mechanism = rows[i]->mechanism();
     if (p.eligible && rows[i]->has(capability::mpi_baseline)) baseline = static_cast<int>(i);
   }
   if (baseline < 0) throw Error(MPI_ERR_INTERN, "auto: MPI's own neighbourhood call cannot run these arguments");

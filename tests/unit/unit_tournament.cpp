@@ -87,6 +87,22 @@ TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
   EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, mpix::with_mpi_warm_up({}, 1 << 20)).size(), 7u);
 }
 
+// Predictions made elsewhere compare worst across mechanisms: where only
+// two others fit beside the prior and MPI's call, the best predicted of
+// another mechanism (c4) enters before the prior's own variants (c2, c3),
+// though they were predicted cheaper.
+TEST(Tournament, EachMechanismIsTriedBeforeASecondOfAny) {
+  auto s = predicted({{0, 1.2}, {0, 1.0}, {0, 1.01}, {0, 1.02}, {0, 1.1}, {0, 1.15}}, 100000);
+  const unsigned channel = 1, window = 2, mpi = 4;
+  const unsigned mechanisms[] = {mpi, channel, channel, channel, window, window};
+  for (std::size_t i = 0; i < s.predictions.size(); ++i) s.predictions[i].mechanism = mechanisms[i];
+  mpix::TournamentRule rule;
+  rule.settle_within = 4 * 11;
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0, 4, 2}));
+  rule.settle_within = 8 * 11;  // all six beside a playoff: then the rest, by prediction
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0, 4, 2, 3, 5}));
+}
+
 TEST(Tournament, MpisPersistentCallWarmsUpAsItsOwnCallDoes) {
   auto s = predicted({{0, 1.0}, {0, 0.9}, {0, 1.0}}, 100000);  // c1 the prior, c0 MPI's call, c2 its persistent one
   s.predictions[2].mpi_call = true;
