@@ -166,15 +166,16 @@ void AutoTournament::begin_tournament(std::vector<int> entrants, const char* inc
   phase_ = Phase::trial;
   entrant_ = 0;
   periods_.clear();
-  untimed_left_ = started_ == 0 ? untimed_for(running_) : 0;  // the running one is warm at a re-run
+  untimed_left_ = started_ == 0 ? untimed_after(-1, running_) : 0;  // the running one is warm at a re-run
 }
 
 
 void AutoTournament::next_entrant() {
   periods_.clear();
+  const int previous = running_;
   while (++entrant_ < entrants_.size()) {
     if (switch_to(entrants_[entrant_])) {
-      untimed_left_ = untimed_for(entrants_[entrant_]);
+      untimed_left_ = untimed_after(previous, entrants_[entrant_]);
       return;
     }
   }
@@ -244,7 +245,7 @@ void AutoTournament::begin_playoff(int leader, int runner_up) {
   in_playoff_ = true;
   entrant_ = 0;
   periods_.clear();
-  untimed_left_ = untimed_for(runner_up);
+  untimed_left_ = untimed_after(running_, runner_up);
   if (!switch_to(runner_up)) next_entrant();  // the runner-up cannot run again: the leader alone decides
 }
 

@@ -122,11 +122,14 @@ class AutoTournament {
   // An agreed measurement of candidate index, with MPI's own call credited
   // what running it saves beyond its period (rule.mpi_credit_us).
   PeriodMeasure credited(int index, PeriodMeasure m) const;
-  // Periods a trial of candidate index leaves untimed after switching to it.
-  int untimed_for(int index) const { return mpi_call(index) ? mpi_untimed_ : rule_.untimed; }
+  // Periods a trial of candidate index leaves untimed after switching to it
+  // from candidate previous (-1: none ran before it).
+  int untimed_after(int previous, int index) const {
+    return mpi_call(index) && !mpi_call(previous) ? mpi_untimed_ : rule_.untimed;
+  }
   // MPI's own collective, plain (the baseline) or persistent.
   bool mpi_call(int index) const {
-    return index == baseline_ || selection_.predictions[static_cast<std::size_t>(index)].mpi_call;
+    return index >= 0 && (index == baseline_ || selection_.predictions[static_cast<std::size_t>(index)].mpi_call);
   }
   template <class... Values>
   void log(const char* format, Values... values) const {

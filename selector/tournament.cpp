@@ -64,9 +64,12 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
   // How many leading entrants' trials fit in `periods`.
   const auto fitting = [&](long periods) {
     std::size_t n = 0;
+    bool after_mpi_call = false;
     for (long used = 0; n < entrants.size(); ++n) {
       const int e = entrants[n];
-      used += rule.trial_periods(e == baseline || p[static_cast<std::size_t>(e)].mpi_call);
+      const bool mpi_call = e == baseline || p[static_cast<std::size_t>(e)].mpi_call;
+      used += rule.trial_periods(mpi_call, after_mpi_call);
+      after_mpi_call = mpi_call;
       if (used > periods) break;
     }
     return n;

@@ -45,7 +45,14 @@ struct TournamentRule {
   double mpi_recheck = 0.3;
   long recheck_after = 64;
   int recheck_untimed = 200;
-  int trial_periods(bool mpi_own_call = false) const { return (mpi_own_call ? mpi_untimed : untimed) + timed; }
+  // Untimed periods of a trial: MPI's own calls warm up longer, except
+  // right after another of MPI's calls, whose trial left its path warm.
+  int untimed_after(bool previous_mpi_call, bool mpi_own_call) const {
+    return mpi_own_call && !previous_mpi_call ? mpi_untimed : untimed;
+  }
+  int trial_periods(bool mpi_own_call = false, bool after_mpi_call = false) const {
+    return untimed_after(after_mpi_call, mpi_own_call) + timed;
+  }
   // What a playoff may take: MPI's own call is the challenger whenever close.
   int playoff_periods() const { return trial_periods(false) + trial_periods(true); }
 };

@@ -103,14 +103,24 @@ TEST(Tournament, EachMechanismIsTriedBeforeASecondOfAny) {
   EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0, 4, 2, 3, 5}));
 }
 
+// MPI's persistent call warms up as its own call does, unless its trial
+// comes right after the other's, which left MPI's path warm.
 TEST(Tournament, MpisPersistentCallWarmsUpAsItsOwnCallDoes) {
   auto s = predicted({{0, 1.0}, {0, 0.9}, {0, 1.0}}, 100000);  // c1 the prior, c0 MPI's call, c2 its persistent one
   s.predictions[2].mpi_call = true;
   mpix::TournamentRule rule = mpix::with_mpi_warm_up({}, 4096);
-  rule.settle_within = 11 + 58 + 57;  // the prior's, MPI's call's, and not the persistent call's 50+8
+  rule.settle_within = 11 + 58 + 10;  // the prior's, MPI's call's, and not the persistent call's 3+8 after it
   EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0}));
-  rule.settle_within = 11 + 58 + 58;
+  rule.settle_within = 11 + 58 + 11;
   EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0, 2}));
+  // The persistent call the prior: its trial first, cold (50+8); MPI's call
+  // right after it, warm (3+8), then the other.
+  s = predicted({{0, 1.0}, {0, 1.1}, {0, 0.9}}, 100000);
+  s.predictions[2].mpi_call = true;
+  rule.settle_within = 58 + 11 + 11;
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{2, 0, 1}));
+  rule.settle_within = 58 + 11 + 10;
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{2, 0}));
 }
 
 TEST(Tournament, ANarrowLossOfMpisOwnCallIsRecheckedWhenRepaid) {
