@@ -14,10 +14,7 @@
  * repeats of a timed loop; the time per call is the slowest rank's, the
  * median over repeats is written. The data of the last call is validated
  * after timing (application loop: every call writes new data). */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "dropin_program.h"
 
 #define LINE 64
 
@@ -26,51 +23,24 @@ static unsigned char value(long iteration, int source, int target, long b) {
     return (unsigned char)(iteration * 7 + source * 11 + target * 3 + b / LINE);
 }
 
-static double median(double *v, int n) {
-    for (int i = 1; i < n; ++i)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; --j) {
-            double t = v[j];
-            v[j] = v[j - 1], v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank, p;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    const char *sizes_arg = "8,64,512,4096,32768,262144,2097152", *csv_path = NULL;
-    const char *loop = "application";
-    int repeats = 5;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--sizes")) sizes_arg = argv[i + 1];
-        else if (!strcmp(argv[i], "--loop")) loop = argv[i + 1];
-        else if (!strcmp(argv[i], "--repeats")) repeats = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--csv")) csv_path = argv[i + 1];
-        else {
-            if (rank == 0) fprintf(stderr, "bench_dropin: unknown option %s\n", argv[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-    }
-    if (repeats < 1 || repeats > 100) repeats = 5;
+    const struct dropin_options o =
+        dropin_parse(argc, argv, "bench_dropin", "8,64,512,4096,32768,262144,2097152", "application");
+    const char *loop = o.loop;
+    const int repeats = o.repeats;
+    FILE *csv = o.csv;
     const int application = !strcmp(loop, "application"), barrier = !strcmp(loop, "barrier");
     if (!application && !barrier && strcmp(loop, "exchange")) {
         if (rank == 0) fprintf(stderr, "bench_dropin: --loop takes application, exchange or barrier\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    FILE *csv = NULL;
-    if (rank == 0 && csv_path) {
-        csv = fopen(csv_path, "w");
-        if (!csv) {
-            fprintf(stderr, "bench_dropin: cannot write %s\n", csv_path);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-        fprintf(csv, "bytes_per_peer,seconds\n");
-    }
     int *counts = malloc(p * sizeof(int)), *displs = malloc(p * sizeof(int));
     int failed = 0;
-    char *sizes = strdup(sizes_arg);
+    char *sizes = strdup(o.sizes);
     for (char *item = strtok(sizes, ","); item; item = strtok(NULL, ",")) {
         const long bytes = atol(item);
         if (bytes < 1) continue;
@@ -109,7 +79,7 @@ int main(int argc, char **argv) {
         for (int src = 0; src < p; ++src)
             for (long b = 0; b < bytes; b += LINE)
                 if (recv[src * bytes + b] != value(last, src, rank, b)) failed = 1;
-        const double t = median(times, repeats);
+        const double t = dropin_median(times, repeats);
         if (csv) fprintf(csv, "%ld,%.9g\n", bytes, t);
         if (rank == 0) printf("bench_dropin: %8ld B per peer: %10.2f us per call\n", bytes, t * 1e6);
         free(send), free(recv);

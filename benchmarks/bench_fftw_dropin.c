@@ -27,21 +27,11 @@
  * value to 1e-9: the transforms' round trip checks every byte MPI moved. */
 #include <fftw3-mpi.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+
+#include "dropin_program.h"
 
 static double start_value(ptrdiff_t row, ptrdiff_t col, int part) {
     return part ? cos(0.37 * (double)row - 0.11 * (double)col) : sin(0.13 * (double)row + 0.29 * (double)col + 1.0);
-}
-
-static double median(double *v, int n) {
-    for (int i = 1; i < n; ++i)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; --j) {
-            double t = v[j];
-            v[j] = v[j - 1], v[j - 1] = t;
-        }
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static int seven_smooth(long n) {
@@ -63,36 +53,18 @@ int main(int argc, char **argv) {
     int rank, p;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
-    const char *sizes_arg = "1048576,2097152,4194304,8388608", *csv_path = NULL, *loop = "estimate";
-    int repeats = 5;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--sizes")) sizes_arg = argv[i + 1];
-        else if (!strcmp(argv[i], "--loop")) loop = argv[i + 1];
-        else if (!strcmp(argv[i], "--repeats")) repeats = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--csv")) csv_path = argv[i + 1];
-        else {
-            if (rank == 0) fprintf(stderr, "bench_fftw_dropin: unknown option %s\n", argv[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-    }
-    if (repeats < 1 || repeats > 100) repeats = 5;
+    const struct dropin_options o =
+        dropin_parse(argc, argv, "bench_fftw_dropin", "1048576,2097152,4194304,8388608", "estimate");
+    const int repeats = o.repeats;
+    FILE *csv = o.csv;
     unsigned planner = FFTW_ESTIMATE;
-    if (!strcmp(loop, "measure")) planner = FFTW_MEASURE;
-    else if (strcmp(loop, "estimate")) {
+    if (!strcmp(o.loop, "measure")) planner = FFTW_MEASURE;
+    else if (strcmp(o.loop, "estimate")) {
         if (rank == 0) fprintf(stderr, "bench_fftw_dropin: --loop takes estimate or measure\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    FILE *csv = NULL;
-    if (rank == 0 && csv_path) {
-        csv = fopen(csv_path, "w");
-        if (!csv) {
-            fprintf(stderr, "bench_fftw_dropin: cannot write %s\n", csv_path);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-        fprintf(csv, "bytes_per_peer,seconds\n");
-    }
     int failed = 0;
-    char *sizes = strdup(sizes_arg);
+    char *sizes = strdup(o.sizes);
     for (char *item = strtok(sizes, ","); item; item = strtok(NULL, ",")) {
         const long target = atol(item);
         if (target < 1) continue;
@@ -139,7 +111,7 @@ int main(int argc, char **argv) {
                 if (fabs(data[r * n + c][0] - start_value(first_row + r, c, 0)) > 1e-9 ||
                     fabs(data[r * n + c][1] - start_value(first_row + r, c, 1)) > 1e-9)
                     failed = 1;
-        const double t = median(times, repeats);
+        const double t = dropin_median(times, repeats);
         const long bytes = largest_block(n, p);
         if (csv) fprintf(csv, "%ld,%.9g\n", bytes, t);
         if (rank == 0)

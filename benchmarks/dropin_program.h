@@ -1,0 +1,60 @@
+/* What the drop-in benchmarks' unmodified MPI programs (bench_dropin.c,
+ * bench_fftw_dropin.c) share: their command line (--sizes, --loop,
+ * --repeats, --csv, as benchmarks/dropin.py passes it), the CSV rank 0
+ * writes (bytes_per_peer,seconds) and the median of the repeats. Plain C,
+ * no mpix-rma: these programs must stay what a user would write. */
+#ifndef MPIX_BENCHMARKS_DROPIN_PROGRAM_H
+#define MPIX_BENCHMARKS_DROPIN_PROGRAM_H
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dropin_options {
+    const char *sizes; /* comma-separated */
+    const char *loop;
+    int repeats;       /* 1..100 */
+    FILE *csv;         /* rank 0's, when --csv was given */
+};
+
+/* Parses argv over the defaults given; an unknown option aborts the job. */
+static struct dropin_options dropin_parse(int argc, char **argv, const char *program, const char *sizes,
+                                          const char *loop) {
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    struct dropin_options o = {sizes, loop, 5, NULL};
+    const char *csv_path = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--sizes")) o.sizes = argv[i + 1];
+        else if (!strcmp(argv[i], "--loop")) o.loop = argv[i + 1];
+        else if (!strcmp(argv[i], "--repeats")) o.repeats = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--csv")) csv_path = argv[i + 1];
+        else {
+            if (rank == 0) fprintf(stderr, "%s: unknown option %s\n", program, argv[i]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    if (o.repeats < 1 || o.repeats > 100) o.repeats = 5;
+    if (rank == 0 && csv_path) {
+        o.csv = fopen(csv_path, "w");
+        if (!o.csv) {
+            fprintf(stderr, "%s: cannot write %s\n", program, csv_path);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        fprintf(o.csv, "bytes_per_peer,seconds\n");
+    }
+    return o;
+}
+
+/* The median of v[0..n), sorted in place. */
+static double dropin_median(double *v, int n) {
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; --j) {
+            double t = v[j];
+            v[j] = v[j - 1], v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+#endif
