@@ -66,10 +66,11 @@ void report(ServedExchanges* s) {
     verbose = mpix::Library::get().config().verbose;
   } catch (...) {
   }
+  if (verbose < 1) return;
   int rank = 0, size = 0;
   PMPI_Comm_rank(s->comm(), &rank);
+  if (rank != 0) return;
   PMPI_Comm_size(s->comm(), &size);
-  if (verbose < 1 || rank != 0) return;
   const ServedExchanges::Counters& c = s->counters();
   char name[MPI_MAX_OBJECT_NAME] = "";
   int length = 0;

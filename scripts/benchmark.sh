@@ -61,19 +61,20 @@ case "$name" in
     exec /usr/bin/python3 "$root/benchmarks/spmv_halo.py" --bench "$build/benchmarks/bench_spmv_halo" \
       "${common[@]}" --ranks "${RANKS:-2}" --launches "${LAUNCHES:-3}" \
       --memory "${MEMORY:-heap}" --loop "${LOOP:-application}" "${selection[@]}" ;;
-  dropin)
-    exec /usr/bin/python3 "$root/benchmarks/dropin.py" --bench "$build/benchmarks/bench_dropin" \
+  dropin | fftw_dropin)
+    program=(--bench "$build/benchmarks/bench_dropin")
+    if [ "$name" = fftw_dropin ]; then
+      if [ ! -x "$build/benchmarks/bench_fftw_dropin" ]; then
+        echo "$0: bench_fftw_dropin was not built: FFTW's MPI library here is not built against ${MPI:-mpich}" \
+             "(Debian's is Open MPI's: MPI=openmpi $0 fftw_dropin)" >&2
+        exit 2
+      fi
+      program=(--bench "$build/benchmarks/bench_fftw_dropin" --loops estimate,measure
+               --sizes 1048576,2097152,4194304,8388608 --size-per-launch)
+    fi
+    exec /usr/bin/python3 "$root/benchmarks/dropin.py" "${program[@]}" \
       --intercept "$build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
       --launches "${LAUNCHES:-3}" ;;
-  fftw_dropin)
-    if [ ! -x "$build/benchmarks/bench_fftw_dropin" ]; then
-      echo "$0: bench_fftw_dropin was not built: FFTW's MPI library here is not built against ${MPI:-mpich}" \
-           "(Debian's is Open MPI's: MPI=openmpi $0 fftw_dropin)" >&2
-      exit 2
-    fi
-    exec /usr/bin/python3 "$root/benchmarks/dropin.py" --bench "$build/benchmarks/bench_fftw_dropin" \
-      --intercept "$build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
-      --launches "${LAUNCHES:-3}" --loops estimate,measure --sizes 1048576,2097152,4194304,8388608 --size-per-launch ;;
   rma)
     exec /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
       --repeats "${REPEATS:-11}" ;;

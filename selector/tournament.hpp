@@ -87,8 +87,9 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us);
 // total (predictions made elsewhere compare worst across mechanisms: a
 // channel and a window put can swap places on another machine or MPI,
 // their own variants seldom). Others enter only if predicted within
-// rule.within of the best and their init is repaid; the list is cut so that every trial (MPI's own calls' with their
-// longer warm-up: the baseline and every prediction marked mpi_call) fits
+// rule.within of the best and their init is repaid; the list is cut so
+// that every trial (MPI's own calls' with their longer warm-up, unless one
+// follows another: the baseline and every prediction marked mpi_call) fits
 // in rule.settle_within and in a quarter of the expected iterations (trials
 // of candidates that lose cost only their excess, which the scout cut
 // bounds), keeping room for a playoff when at least four entrants fit
