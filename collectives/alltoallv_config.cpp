@@ -63,8 +63,9 @@ const std::vector<VariableSpec>& alltoallv_variables() {
      "0: no tournament, the prediction decides.",
      [](std::string_view v, Config& c) { of(c).auto_periods = parse_int(v, 0, 1000); }},
     {"MPIX_AUTO_WITHIN", "number", "2", "1..1000",
-     "auto's tournament: candidates whose predicted T_init + N*T_iter is within this factor of the "
-     "predicted best's enter (MPI's own call always does).",
+     "auto's tournament: after the best predicted of each mechanism, which always enters, candidates whose "
+     "predicted T_init + N*T_iter is within this factor of the predicted best's enter (MPI's own call always "
+     "does).",
      [](std::string_view v, Config& c) { of(c).auto_within = parse_double(v, 1, 1000); }},
     {"MPIX_AUTO_SETTLE", "int", "100", "0..100000",
      "auto's tournament: iterations the whole tournament may take; it also takes at most a quarter of the "

@@ -21,7 +21,7 @@ struct AlltoallvConfig {
   std::string tuning_file;           // empty: the built-in parameters
   long expected_iterations = 1000;
   int auto_periods = 8;      // auto's tournament: timed periods per candidate; 0: no tournament
-  double auto_within = 2.0;  // auto's tournament: candidates predicted within this factor of the best
+  double auto_within = 2.0;  // auto's tournament: a mechanism's second entrants, predicted within this factor of the best
   int auto_settle = 100;     // auto's tournament: iterations it may take in all
 };
 

@@ -39,7 +39,6 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
   for (int i = 0; i < static_cast<int>(p.size()); ++i) {
     const CandidatePrediction& c = p[static_cast<std::size_t>(i)];
     if (!c.eligible || i == selection.chosen || i == baseline) continue;
-    if (c.total_us > rule.within * prior.total_us) continue;
     const double repaid = rule.init_share * static_cast<double>(expected_iterations) * prior.cost.t_iter_us;
     if (c.cost.t_init_us - prior.cost.t_init_us > repaid) continue;
     others.push_back(i);
@@ -55,7 +54,7 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
     if (std::find(mechanisms.begin(), mechanisms.end(), m) == mechanisms.end()) {
       mechanisms.push_back(m);
       entrants.push_back(i);
-    } else {
+    } else if (p[static_cast<std::size_t>(i)].total_us <= rule.within * prior.total_us) {
       seconds.push_back(i);
     }
   }

@@ -23,7 +23,7 @@
 namespace mpix {
 
 struct TournamentRule {
-  double within = 2.0;        // entrants: predicted total within this factor of the best's
+  double within = 2.0;        // second entrants of a mechanism: predicted total within this factor of the best's
   int settle_within = 100;    // periods the whole tournament may take
   int untimed = 3;            // periods after a switch that are not timed (first touch, connections)
   int mpi_untimed = 3;        // ... for MPI's own call (see with_mpi_warm_up)
@@ -86,8 +86,11 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us);
 // of each mechanism not yet entered, then the rest, each by predicted
 // total (predictions made elsewhere compare worst across mechanisms: a
 // channel and a window put can swap places on another machine or MPI,
-// their own variants seldom). Others enter only if predicted within
-// rule.within of the best and their init is repaid; the list is cut so
+// their own variants seldom, and a prediction made for one loop can be
+// several times off in another: a channel priced for the application loop
+// ran 6x faster than priced in an exchange-only loop). Others enter only if
+// their init is repaid and, after the best of their mechanism, only if
+// predicted within rule.within of the best; the list is cut so
 // that every trial (MPI's own calls' with their longer warm-up, unless one
 // follows another: the baseline and every prediction marked mpi_call) fits
 // in rule.settle_within and in a quarter of the expected iterations (trials

@@ -103,6 +103,21 @@ TEST(Tournament, EachMechanismIsTriedBeforeASecondOfAny) {
   EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0, 4, 2, 3, 5}));
 }
 
+// A prediction made for another loop can be several times off, and most
+// across mechanisms: the best predicted of each mechanism enters however far
+// from the prior it is predicted (c2, 6x); a second of a mechanism enters
+// only within rule.within (c4 and c3 do not).
+TEST(Tournament, TheBestOfEachMechanismEntersHoweverFarOffItsPrediction) {
+  auto s = predicted({{0, 5.0}, {0, 1.0}, {0, 6.0}, {0, 6.5}, {0, 3.0}}, 100000);
+  const unsigned channel = 1, window = 2, mpi = 4;
+  const unsigned mechanisms[] = {mpi, window, channel, channel, window};
+  for (std::size_t i = 0; i < s.predictions.size(); ++i) s.predictions[i].mechanism = mechanisms[i];
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, {}), (std::vector<int>{1, 0, 2}));
+  mpix::TournamentRule rule;
+  rule.within = 4;  // the window's second now close enough
+  EXPECT_EQ(mpix::tournament_entrants(s, 0, 100000, rule), (std::vector<int>{1, 0, 2, 4}));
+}
+
 // MPI's persistent call warms up as its own call does, unless its trial
 // comes right after the other's, which left MPI's path warm.
 TEST(Tournament, MpisPersistentCallWarmsUpAsItsOwnCallDoes) {
