@@ -97,9 +97,11 @@ void NodeExchange::start() {
   for (NodeChannel::Incoming& m : incoming_) m.received = 0, m.done = m.bytes == 0;
   pending_out_ = outgoing_.size();
   pending_in_ = incoming_.size();
-  if (self_bytes_ > 0) std::memcpy(self_to_, self_from_, self_bytes_);
+  // Blocks to node peers first, so that they can start copying them out
+  // while this rank copies its own.
   for (NodeChannel::Outgoing& m : outgoing_)
     if (channel_.channel->progress(m)) --pending_out_;
+  if (self_bytes_ > 0) std::memcpy(self_to_, self_from_, self_bytes_);
 }
 
 bool NodeExchange::progress() {

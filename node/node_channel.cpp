@@ -97,8 +97,12 @@ NodeChannel::Geometry NodeChannel::geometry_for(const ChannelSettings& settings,
                                                 std::size_t largest_block) {
   const std::size_t peers = static_cast<std::size_t>(std::max(0, node_size - 1));
   if (peers == 0) return {};
-  const std::size_t chunk = std::min(std::max<std::size_t>(settings.chunk_bytes, line),
-                                     std::max<std::size_t>(largest_block, line - header_bytes));
+  // A chunk is cut so that two slots per peer fit the staging budget (a
+  // ring's least), down to one line; past that the budget is exceeded.
+  const std::size_t two_slots = settings.staging_bytes / (2 * peers);
+  const std::size_t budget_chunk = std::max(line, two_slots / line * line) - header_bytes;
+  const std::size_t chunk = std::min({std::max<std::size_t>(settings.chunk_bytes, line), budget_chunk,
+                                      std::max<std::size_t>(largest_block, line - header_bytes)});
   Geometry g;
   g.stride = round_up(header_bytes + chunk, line);
   const std::uint64_t chunks_per_block = (std::max<std::size_t>(largest_block, 1) + chunk - 1) / chunk;

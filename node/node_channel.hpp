@@ -99,8 +99,9 @@ class NodeChannel {
     bool operator==(const Geometry& o) const { return stride == o.stride && slots == o.slots; }
   };
   // Rings sized for the blocks they will carry: a slot holds one chunk
-  // (the largest block, up to chunk_bytes), a ring two blocks' chunks (a
-  // sender runs at most one iteration ahead), within the staging budget.
+  // (the largest block, up to chunk_bytes and to what lets two slots per
+  // peer fit the staging budget), a ring two blocks' chunks (a sender runs
+  // at most one iteration ahead), within the staging budget.
   // Small blocks thus cycle through a few cache lines that stay hot.
   static Geometry geometry_for(const ChannelSettings& settings, int node_size, std::size_t largest_block);
 

@@ -14,10 +14,11 @@ PtracePeers parse_ptrace_peers(std::string_view value) {
 
 const std::vector<VariableSpec>& node_variables() {
   static const std::vector<VariableSpec> rows = {
-    {"MPIX_CHANNEL_CHUNK_BYTES", "int", "16384", "64..16777216",
+    {"MPIX_CHANNEL_CHUNK_BYTES", "int", "32768", "64..16777216",
      "Node channel (algorithm channel): payload bytes of one slot of the ring a node peer sends this "
-     "rank through; larger blocks stream through the ring in chunks of this size. Each rank sizes "
-     "its own rings, so ranks may differ.",
+     "rank through; larger blocks stream through the ring in chunks of this size. Smaller where two "
+     "slots per node peer would not fit MPIX_CHANNEL_STAGING_BYTES. Each rank sizes its own rings, so "
+     "ranks may differ.",
      [](std::string_view v, Config& c) { c.section<NodeConfig>().chunk_bytes = parse_int(v, 64, 1 << 24); }, Scope::per_rank},
     {"MPIX_CHANNEL_STAGING_BYTES", "int", "1048576", "256..1073741824",
      "Node channel: shared memory per rank for the rings of all its node peers together (at least "

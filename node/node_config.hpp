@@ -18,7 +18,7 @@ enum class PtracePeers { widen, use, off };
 enum class NodePath { automatic, shm, cma, mpi };
 
 struct NodeConfig {
-  long chunk_bytes = 16384;        // node channel: payload of one ring slot
+  long chunk_bytes = 32768;        // node channel: payload of one ring slot
   long staging_bytes = 1L << 20;   // node channel: inbound staging memory per rank
   long single_copy_bytes = 4096;   // mapped send blocks from this size up: one copy; 0: never
   long cma_bytes = 65536;          // channel_cma: heap send blocks from this size up: one CMA copy; 0: never

@@ -98,6 +98,9 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
     for (NodeChannel::Incoming& m : incoming_) m.received = 0, m.done = false;
     pending_out_ = outgoing_.size();
     pending_in_ = incoming_.size();
+    // Blocks to node peers first, so that they can start copying them out
+    // while this rank copies its own.
+    pending_out_ = advance(outgoing_);
     for (const SelfCopy& c : self_copies_) std::memcpy(c.to, c.from, c.bytes);
     progress_node();
   }
