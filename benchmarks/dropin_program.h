@@ -18,14 +18,27 @@ struct dropin_options {
     FILE *csv;         /* rank 0's, when --csv was given */
 };
 
-/* Parses argv over the defaults given; an unknown option aborts the job. */
+/* Parses argv over the defaults given; --help prints the options and ends
+ * the job; an unknown option, or one without its value, aborts it. */
 static struct dropin_options dropin_parse(int argc, char **argv, const char *program, const char *sizes,
                                           const char *loop) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     struct dropin_options o = {sizes, loop, 5, NULL};
     const char *csv_path = NULL;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    for (int i = 1; i < argc; i += 2) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            if (rank == 0)
+                printf("usage: %s [--sizes BYTES,...] [--loop NAME] [--repeats 1..100] [--csv FILE]\n"
+                       "defaults: --sizes %s --loop %s --repeats 5\n",
+                       program, sizes, loop);
+            MPI_Finalize();
+            exit(0);
+        }
+        if (i + 1 == argc) {
+            if (rank == 0) fprintf(stderr, "%s: option %s needs a value\n", program, argv[i]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
         if (!strcmp(argv[i], "--sizes")) o.sizes = argv[i + 1];
         else if (!strcmp(argv[i], "--loop")) o.loop = argv[i + 1];
         else if (!strcmp(argv[i], "--repeats")) o.repeats = atoi(argv[i + 1]);
