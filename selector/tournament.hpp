@@ -87,8 +87,8 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us);
 // total (predictions made elsewhere compare worst across mechanisms: a
 // channel and a window put can swap places on another machine or MPI,
 // their own variants seldom, and a prediction made for one loop can be
-// several times off in another: a channel priced for the application loop
-// ran 6x faster than priced in an exchange-only loop). Others enter only if
+// several times off in another, as a channel priced for the application
+// loop is in an exchange-only one). Others enter only if
 // their init is repaid and, after the best of their mechanism, only if
 // predicted within rule.within of the best; the list is cut so
 // that every trial (MPI's own calls' with their longer warm-up, unless one

@@ -96,7 +96,6 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
     net_done_ = net_.empty();
     for (NodeChannel::Outgoing& m : outgoing_) m.sent = 0, m.last_chunk = 0, m.done = false;
     for (NodeChannel::Incoming& m : incoming_) m.received = 0, m.done = false;
-    pending_out_ = outgoing_.size();
     pending_in_ = incoming_.size();
     // Blocks to node peers first, so that they can start copying them out
     // while this rank copies its own.
