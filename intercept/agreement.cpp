@@ -72,7 +72,7 @@ int Agreement::max_through_channel(std::int64_t* values) {
   const int peers = static_cast<int>(outgoing_.size());
   for (int p = 0; p < peers; ++p) {
     if (p == node_rank_) continue;
-    outgoing_[p] = channel_->outgoing(p, values, bytes, false, 0);
+    outgoing_[p] = channel_->outgoing(p, values, bytes, false, 0, NodeChannel::Pacing::run_ahead);
     incoming_[p] = channel_->incoming(p, &received_[static_cast<std::size_t>(p) * values_], bytes, nullptr);
   }
   unsigned polls = 0;

@@ -59,6 +59,7 @@ ChannelSettings ChannelSettings::of(const Comm& comm) {
   s.staging_bytes = static_cast<std::size_t>(config.staging_bytes);
   s.single_copy_bytes = static_cast<std::size_t>(config.single_copy_bytes);
   s.cma_bytes = config.ptrace_peers == PtracePeers::off ? 0 : static_cast<std::size_t>(config.cma_bytes);
+  s.lockstep_bytes = static_cast<std::size_t>(config.lockstep_bytes);
   s.spin_polls = config.spin_polls >= 0 ? config.spin_polls
                  : comm.oversubscribed()        ? 0
                                                 : default_spin_polls;
@@ -165,6 +166,7 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std:
   sent_chunks_.assign(all.size(), 0);
   seen_consumed_.assign(all.size(), 0);
   received_chunks_.assign(all.size(), 0);
+  round_start_.assign(all.size(), 0);
 }
 
 NodeChannel::~NodeChannel() = default;
@@ -182,8 +184,9 @@ NodeChannel::Ring NodeChannel::outbound(int peer) const {
 }
 
 NodeChannel::Outgoing NodeChannel::outgoing(int peer, const void* data, std::size_t bytes, bool by_reference,
-                                            std::size_t offset) const {
+                                            std::size_t offset, Pacing pacing) const {
   Outgoing m;
+  m.pacing = pacing;
   m.peer = peer;
   m.data = static_cast<const char*>(data);
   m.bytes = bytes;
@@ -203,6 +206,15 @@ NodeChannel::Incoming NodeChannel::incoming(int peer, void* data, std::size_t by
   return m;
 }
 
+NodeChannel::Pacing NodeChannel::pacing_for(const ChannelSettings& settings, std::size_t bytes_to,
+                                            std::size_t bytes_from) {
+  const std::size_t less = std::min(bytes_to, bytes_from), more = std::max(bytes_to, bytes_from);
+  const bool even = static_cast<double>(more) <= uneven_ratio * static_cast<double>(less);
+  return settings.lockstep_bytes > 0 && less >= settings.lockstep_bytes && even ? Pacing::lockstep : Pacing::run_ahead;
+}
+
+void NodeChannel::begin_round() { std::copy(sent_chunks_.begin(), sent_chunks_.end(), round_start_.begin()); }
+
 bool NodeChannel::progress(Outgoing& m) {
   if (m.done) return true;
   const std::size_t p = static_cast<std::size_t>(m.peer);
@@ -216,6 +228,10 @@ bool NodeChannel::progress(Outgoing& m) {
       return m.done;
     }
     const std::uint64_t chunk = sent_chunks_[p];
+    if (m.sent == 0 && m.pacing == Pacing::lockstep && seen_consumed_[p] < round_start_[p]) {
+      seen_consumed_[p] = ring.consumed->load(std::memory_order_acquire);
+      if (seen_consumed_[p] < round_start_[p]) return false;
+    }
     if (chunk - seen_consumed_[p] >= ring.count) {
       seen_consumed_[p] = ring.consumed->load(std::memory_order_acquire);
       if (chunk - seen_consumed_[p] >= ring.count) return false;

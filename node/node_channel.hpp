@@ -32,6 +32,23 @@
 // buffer is free again once the receiver's consumed counter passes the
 // descriptor. The caller decides per block which way it goes.
 //
+// Pacing. A sender may run ahead of its receiver by as many chunks as the
+// ring holds, which an uneven pair lives on: the rank that sends more
+// copies its next round in while its peer still copies the last one out.
+// In an even pair the same overlap buys nothing (each rank has as much to
+// copy in as out) and can cost much: each core takes lines for writing
+// while the other pulls lines out of its cache, and the pair can settle
+// into a phase in which every copy is slower, for thousands of rounds. A
+// message in lockstep therefore goes to its peer only once the peer has
+// consumed every chunk of the rounds before (a round: what one Start
+// sends, begun by begin_round), which keeps both ranks in phase. That
+// costs a read of the peer's counter every round, more than it saves for
+// small blocks, and nothing is gained where the ranks stay in phase by
+// themselves; so the caller chooses per message, and pacing_for says when
+// lockstep pays: an even pair with blocks of at least
+// MPIX_CHANNEL_LOCKSTEP_BYTES. Both ends of a pair see the same two sizes,
+// so they pace alike; if they do not, nothing waits on it.
+//
 // Each ring's geometry is its owner's (exchanged once), so ranks need not
 // agree on the settings. Waiting spins a bounded number of polls, then
 // yields the core, so oversubscribed ranks make progress.
@@ -56,6 +73,7 @@ struct ChannelSettings {
   std::size_t staging_bytes = 0;      // per rank: every inbound ring together
   std::size_t single_copy_bytes = 0;  // mapped send blocks from this size up go by reference; 0: never
   std::size_t cma_bytes = 0;          // other send blocks from this size up go by reference; 0: never
+  std::size_t lockstep_bytes = 0;     // even pairs whose blocks are at least this large: lockstep; 0: never
   int spin_polls = 0;                 // polls before a waiting rank yields its core
 
   // Spinning while the machine's ranks have a core each: a few microseconds,
@@ -71,6 +89,18 @@ struct ChannelSettings {
 
 class NodeChannel {
  public:
+  // How far a round's first chunk to a peer may run ahead of that peer.
+  enum class Pacing {
+    run_ahead,  // as far as the ring has free slots
+    lockstep,   // not before the peer has consumed every chunk of earlier rounds
+  };
+  // The pacing of a pair that sends bytes_to the peer and receives
+  // bytes_from it per round: lockstep where both are at least
+  // settings.lockstep_bytes and neither is more than uneven_ratio times
+  // the other.
+  static constexpr double uneven_ratio = 1.15;
+  static Pacing pacing_for(const ChannelSettings& settings, std::size_t bytes_to, std::size_t bytes_from);
+
   // One message: a block to a node peer, or a block from one. The channel
   // cuts it into chunks; the caller keeps these between progress calls.
   struct Outgoing {
@@ -80,6 +110,7 @@ class NodeChannel {
     std::size_t offset = 0;  // by reference: where data is in the sender's published send buffer
     std::size_t sent = 0;          // bytes in the ring so far
     std::uint64_t last_chunk = 0;  // by reference: the descriptor's sequence
+    Pacing pacing = Pacing::run_ahead;
     bool by_reference = false;
     bool done = false;
   };
@@ -118,8 +149,13 @@ class NodeChannel {
   // A message of bytes from data to node peer `peer`, ready for progress;
   // by reference: data is at offset in the send buffer the receiver reaches
   // through its `source`.
-  Outgoing outgoing(int peer, const void* data, std::size_t bytes, bool by_reference, std::size_t offset) const;
+  Outgoing outgoing(int peer, const void* data, std::size_t bytes, bool by_reference, std::size_t offset,
+                    Pacing pacing) const;
   Incoming incoming(int peer, void* data, std::size_t bytes, const DirectTarget* source) const;
+
+  // Every Start calls this before its first progress: the messages made
+  // progress on until the next call are one round.
+  void begin_round();
 
   // Move as much as the ring allows without waiting; true once the message
   // is complete (outgoing: the send buffer may be reused; incoming: every
@@ -146,6 +182,9 @@ class NodeChannel {
   // count I read there (refreshed only when the ring looks full); chunks I
   // have taken from its ring into mine.
   std::vector<std::uint64_t> sent_chunks_, seen_consumed_, received_chunks_;
+  // Per node peer: the chunks sent before this round, which it must have
+  // consumed before a message in lockstep sends it any.
+  std::vector<std::uint64_t> round_start_;
 };
 
 // One poll of a wait loop: spin_polls polls spin, later ones yield the core

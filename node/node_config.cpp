@@ -36,6 +36,15 @@ const std::vector<VariableSpec>& node_variables() {
      "buffers. channel stages them. 0: channel_cma stages too. Decided by the sender per block, so ranks "
      "may differ.",
      [](std::string_view v, Config& c) { c.section<NodeConfig>().cma_bytes = parse_int(v, 0, INT_MAX); }, Scope::per_rank},
+    {"MPIX_CHANNEL_LOCKSTEP_BYTES", "int", "2304", "0 or a positive integer",
+     "Node channel, neighbourhood family: a pair of node peers that send each other about as much per "
+     "round (within 15%), each at least this many bytes, goes in lockstep: a round's blocks to the peer "
+     "are written once it has copied out the round before. Running ahead would let each core write lines "
+     "while the other pulls lines out of its cache, and an even pair can then stay in a slow phase for "
+     "thousands of rounds; for small blocks the check costs more than it saves, an uneven pair needs the "
+     "overlap, and a uniform Alltoallv stays in phase by itself (its channels always run ahead). 0: never. "
+     "Decided by the sender per pair, so ranks may differ.",
+     [](std::string_view v, Config& c) { c.section<NodeConfig>().lockstep_bytes = parse_int(v, 0, INT_MAX); }, Scope::per_rank},
     {"MPIX_CHANNEL_SPIN", "int", "auto", "auto or 0..10000000",
      "Node channel: polls a waiting rank spins before it yields its core on every further poll. auto: "
      "4096 while the node's ranks have a core each, 0 (yield at once) when they outnumber the cores they "

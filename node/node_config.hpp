@@ -22,6 +22,7 @@ struct NodeConfig {
   long staging_bytes = 1L << 20;   // node channel: inbound staging memory per rank
   long single_copy_bytes = 4096;   // mapped send blocks from this size up: one copy; 0: never
   long cma_bytes = 65536;          // channel_cma: heap send blocks from this size up: one CMA copy; 0: never
+  long lockstep_bytes = 2304;      // even pairs whose blocks are this large go in lockstep; 0: never
   int spin_polls = -1;             // polls before a waiting rank yields; -1: by the node's cores
   PtracePeers ptrace_peers = PtracePeers::widen;
 };

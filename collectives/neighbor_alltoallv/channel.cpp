@@ -11,6 +11,10 @@
 // k-th from a: the pairing of MPI_Neighbor_alltoallv. Self-loops pair the
 // k-th destination that is this rank with the k-th source that is.
 //
+// A pair is paced by what its edges carry in all (node/node_channel.hpp):
+// in lockstep where the halo is even and its blocks are not small, running
+// ahead otherwise.
+//
 // The user's guarantees hold as in Alltoallv's channel: nothing is written
 // into the receive buffer except by this rank inside Start..Wait, and the
 // send buffer is read only inside Start..Wait (blocks are staged, never
@@ -48,15 +52,23 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
         largest = std::max(largest, static_cast<std::size_t>(args_.recv_bytes(e)));
     if (comm.node_size() > 1) channel_ = pool_->take(comm, settings_, largest);
 
+    // Per node peer: what all of a pair's edges carry each way.
+    std::vector<std::size_t> from_peer(static_cast<std::size_t>(comm.node_size())), to_peer(from_peer.size());
     std::vector<int> self_in;
     for (int e = 0; e < args_.indegree(); ++e) {
       const int source = args_.sources[e];
       const std::size_t bytes = static_cast<std::size_t>(args_.recv_bytes(e));
-      if (source == me)
+      if (source == me) {
         self_in.push_back(e);
-      else if (comm.same_node(source) && bytes > 0)
+      } else if (comm.same_node(source) && bytes > 0) {
         incoming_.push_back(channel_.channel->incoming(comm.node_rank_of(source), args_.recv_block(e), bytes, nullptr));
+        from_peer[static_cast<std::size_t>(comm.node_rank_of(source))] += bytes;
+      }
     }
+    for (int e = 0; e < args_.outdegree(); ++e)
+      if (args_.destinations[e] != me && comm.same_node(args_.destinations[e]))
+        to_peer[static_cast<std::size_t>(comm.node_rank_of(args_.destinations[e]))] +=
+            static_cast<std::size_t>(args_.send_bytes(e));
     std::size_t self = 0;
     for (int e = 0; e < args_.outdegree(); ++e) {
       const int target = args_.destinations[e];
@@ -65,8 +77,11 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
         const int in = self_in.at(self++);  // agreed at init: as many self sources as self destinations
         if (bytes > 0) self_copies_.push_back({args_.send_block(e), args_.recv_block(in), bytes});
       } else if (comm.same_node(target) && bytes > 0) {
-        outgoing_.push_back(
-            channel_.channel->outgoing(comm.node_rank_of(target), args_.send_block(e), bytes, false, 0));
+        const int peer = comm.node_rank_of(target);
+        outgoing_.push_back(channel_.channel->outgoing(
+            peer, args_.send_block(e), bytes, false, 0,
+            NodeChannel::pacing_for(settings_, to_peer[static_cast<std::size_t>(peer)],
+                                    from_peer[static_cast<std::size_t>(peer)])));
       }
     }
     busy_.assign(static_cast<std::size_t>(comm.node_size()), 0);
@@ -97,6 +112,7 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
     for (NodeChannel::Outgoing& m : outgoing_) m.sent = 0, m.last_chunk = 0, m.done = false;
     for (NodeChannel::Incoming& m : incoming_) m.received = 0, m.done = false;
     pending_in_ = incoming_.size();
+    if (channel_.channel) channel_.channel->begin_round();
     // Blocks to node peers first, so that they can start copying them out
     // while this rank copies its own.
     pending_out_ = advance(outgoing_);

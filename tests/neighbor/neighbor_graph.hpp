@@ -47,6 +47,17 @@ inline const std::vector<GraphCase>& graph_cases() {
          }
          return e;
        }},
+      // rank +- 1 with about 4 KB each way, a little more from higher
+      // ranks: even pairs of large blocks, which the node channel paces in
+      // lockstep.
+      {"even_halo", [](int p) {
+         std::vector<Edge> e;
+         for (int r = 0; r < p; ++r) {
+           e.push_back({r, (r + 1) % p, 1000 + 5 * r});
+           e.push_back({r, (r - 1 + p) % p, 1000 + 5 * r});
+         }
+         return e;
+       }},
       {"random_small", [](int p) { return random_edges(p, 7u, 9); }},
       {"random_large", [](int p) { return random_edges(p, 11u, 5000); }},
       {"self_loops_and_duplicates", [](int p) {

@@ -248,7 +248,7 @@ std::size_t graph_named(const char* name) {
 INSTANTIATE_TEST_SUITE_P(Registry, NeighborMovingBuffers,
                          ::testing::Combine(::testing::ValuesIn(neighbor_algorithm_names()),
                                             ::testing::Values(graph_named("self_loops_and_duplicates"),
-                                                              graph_named("random_small"))),
+                                                              graph_named("random_small"), graph_named("even_halo"))),
                          [](const ::testing::TestParamInfo<Params>& info) {
                            return std::get<0>(info.param) + "_" + graph_cases()[std::get<1>(info.param)].name;
                          });

@@ -39,3 +39,22 @@ TEST(ChannelGeometry, ChunksShrinkSoThatTwoSlotsPerPeerFitTheBudget) {
   EXPECT_EQ(tiny.stride, 64u);
   EXPECT_EQ(tiny.slots, 2u);
 }
+
+// Lockstep only for an even pair whose blocks both reach the threshold;
+// an uneven pair, small blocks and a threshold of 0 run ahead.
+TEST(ChannelPacing, LockstepOnlyForAnEvenPairOfLargeEnoughBlocks) {
+  using Pacing = mpix::NodeChannel::Pacing;
+  mpix::ChannelSettings s;
+  s.lockstep_bytes = 2304;
+  const auto pacing = [&](std::size_t to, std::size_t from) { return mpix::NodeChannel::pacing_for(s, to, from); };
+  EXPECT_EQ(pacing(6584, 6576), Pacing::lockstep);
+  EXPECT_EQ(pacing(2304, 2600), Pacing::lockstep);  // within 15%, both at the threshold
+  EXPECT_EQ(pacing(2600, 2304), Pacing::lockstep);  // both ends of the pair pace alike
+  EXPECT_EQ(pacing(2303, 2303), Pacing::run_ahead);  // too small
+  EXPECT_EQ(pacing(31384, 3632), Pacing::run_ahead);  // uneven
+  EXPECT_EQ(pacing(3632, 31384), Pacing::run_ahead);
+  EXPECT_EQ(pacing(10000, 11600), Pacing::run_ahead);  // 16% apart
+  EXPECT_EQ(pacing(0, 4096), Pacing::run_ahead);  // one way only
+  s.lockstep_bytes = 0;
+  EXPECT_EQ(pacing(6584, 6576), Pacing::run_ahead);  // 0: never
+}

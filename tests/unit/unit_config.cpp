@@ -48,6 +48,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "262144"},
                                                 {"MPIX_CHANNEL_SPIN", "0"},
                                                 {"MPIX_CHANNEL_CMA_BYTES", "1048576"},
+                                                {"MPIX_CHANNEL_LOCKSTEP_BYTES", "8192"},
                                                 {"MPIX_INTERCEPT", "off"},
                                                 {"MPIX_INTERCEPT_REPEATS", "5"},
                                                 {"MPIX_INTERCEPT_ENTRIES", "16"},
@@ -74,6 +75,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().single_copy_bytes, 262144);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().spin_polls, 0);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().cma_bytes, 1048576);
+  EXPECT_EQ(c.values().section<mpix::NodeConfig>().lockstep_bytes, 8192);
   EXPECT_FALSE(c.values().section<mpix::InterceptConfig>().enabled);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().repeats, 5);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().entries, 16);
