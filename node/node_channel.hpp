@@ -153,8 +153,9 @@ class NodeChannel {
                     Pacing pacing) const;
   Incoming incoming(int peer, void* data, std::size_t bytes, const DirectTarget* source) const;
 
-  // Every Start calls this before its first progress: the messages made
-  // progress on until the next call are one round.
+  // A caller with messages in lockstep calls this at every Start, before
+  // its first progress: the messages made progress on until the next call
+  // are one round. Messages that run ahead never consult it.
   void begin_round();
 
   // Move as much as the ring allows without waiting; true once the message

@@ -78,10 +78,10 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
         if (bytes > 0) self_copies_.push_back({args_.send_block(e), args_.recv_block(in), bytes});
       } else if (comm.same_node(target) && bytes > 0) {
         const int peer = comm.node_rank_of(target);
-        outgoing_.push_back(channel_.channel->outgoing(
-            peer, args_.send_block(e), bytes, false, 0,
-            NodeChannel::pacing_for(settings_, to_peer[static_cast<std::size_t>(peer)],
-                                    from_peer[static_cast<std::size_t>(peer)])));
+        const NodeChannel::Pacing pacing = NodeChannel::pacing_for(
+            settings_, to_peer[static_cast<std::size_t>(peer)], from_peer[static_cast<std::size_t>(peer)]);
+        lockstep_ = lockstep_ || pacing == NodeChannel::Pacing::lockstep;
+        outgoing_.push_back(channel_.channel->outgoing(peer, args_.send_block(e), bytes, false, 0, pacing));
       }
     }
     busy_.assign(static_cast<std::size_t>(comm.node_size()), 0);
@@ -112,7 +112,7 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
     for (NodeChannel::Outgoing& m : outgoing_) m.sent = 0, m.last_chunk = 0, m.done = false;
     for (NodeChannel::Incoming& m : incoming_) m.received = 0, m.done = false;
     pending_in_ = incoming_.size();
-    if (channel_.channel) channel_.channel->begin_round();
+    if (lockstep_) channel_.channel->begin_round();
     // Blocks to node peers first, so that they can start copying them out
     // while this rank copies its own.
     pending_out_ = advance(outgoing_);
@@ -178,6 +178,7 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
   std::uint64_t round_ = 0;
   std::size_t pending_out_ = 0, pending_in_ = 0;
   bool net_done_ = true;
+  bool lockstep_ = false;  // some message to a node peer goes in lockstep
 };
 
 std::optional<std::string> without_node_channel(const NeighborArgs& args) {
