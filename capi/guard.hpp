@@ -62,11 +62,13 @@ bool is_live(const Handle* h) {
 
 // h itself, or an Error of class code naming the argument: NULL, freed, or
 // not made by this library.
+[[noreturn, gnu::cold]] inline void throw_not_live(bool null, int code, const char* argument, const char* type) {
+  if (null) throw Error(code, std::string(argument) + " is NULL");
+  throw Error(code, std::string(argument) + " is not a live " + type + " (freed already, or not one)");
+}
 template <class Handle>
 Handle& live(Handle* h, int code, const char* argument, const char* type) {
-  if (h == nullptr) throw Error(code, std::string(argument) + " is NULL");
-  if (!is_live(h))
-    throw Error(code, std::string(argument) + " is not a live " + type + " (freed already, or not one)");
+  if (h == nullptr || !is_live(h)) throw_not_live(h == nullptr, code, argument, type);
   return *h;
 }
 

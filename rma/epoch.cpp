@@ -24,9 +24,7 @@ const char* name(AccessEpoch e) {
 }
 }  // namespace
 
-void Epoch::check_alive() const {
-  if (freed_) throw Error(MPI_ERR_WIN, "the window was freed");
-}
+void Epoch::throw_freed() { throw Error(MPI_ERR_WIN, "the window was freed"); }
 
 void Epoch::check_no_access_epoch(const char* call) const {
   check_alive();
@@ -101,7 +99,7 @@ void Epoch::unlock_all() {
   access_ = AccessEpoch::none;
 }
 
-void Epoch::check_access(int target) const {
+void Epoch::check_access_in_detail(int target) const {
   check_alive();
   switch (access_) {
     case AccessEpoch::fence:
@@ -118,7 +116,7 @@ void Epoch::check_access(int target) const {
              name(access_) + " epoch)");
 }
 
-void Epoch::check_passive(int target) const {
+void Epoch::check_passive_in_detail(int target) const {
   check_alive();
   if (access_ == AccessEpoch::lock_all || (access_ == AccessEpoch::lock && locked_[target])) return;
   sync_error("rank " + std::to_string(target) + " is not in a passive-target (lock/lock_all) epoch");

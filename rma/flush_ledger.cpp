@@ -8,20 +8,6 @@ FlushLedger::FlushLedger(int slots, int targets)
     : slots_(slots), targets_(targets),
       counters_(new Counter[static_cast<std::size_t>(slots) * static_cast<std::size_t>(targets)]()) {}
 
-void FlushLedger::flush(int slot, int target, MPI_Win w) {
-  Counter& c = counter(slot, target);
-  const std::uint64_t seen = c.issued.load();
-  if (c.completed.load() >= seen) return;
-  mpi_check(MPI_Win_flush(target, w), "MPI_Win_flush");
-  mark_completed(c, seen);
-}
-
-void FlushLedger::mark_completed(Counter& c, std::uint64_t seen) {
-  std::uint64_t done = c.completed.load();
-  while (done < seen && !c.completed.compare_exchange_weak(done, seen)) {
-  }
-}
-
 bool FlushLedger::any_unflushed(int target) const {
   for (int slot = 0; slot < slots_; ++slot) {
     const Counter& c = counter(slot, target);

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "src/error.hpp"
+
 namespace mpix {
 
 class FlushLedger {
@@ -26,8 +28,14 @@ class FlushLedger {
   // An MPI-path operation issued through slot's window to target.
   void issued(int slot, int target) { ++counter(slot, target).issued; }
   // Flushes target on MPI window w unless slot's operations to it are all
-  // complete already.
-  void flush(int slot, int target, MPI_Win w);
+  // complete already. Inline: a user's flush is this and MPI's.
+  void flush(int slot, int target, MPI_Win w) {
+    Counter& c = counter(slot, target);
+    const std::uint64_t seen = c.issued.load();
+    if (c.completed.load() >= seen) return;
+    mpi_check(MPI_Win_flush(target, w), "MPI_Win_flush");
+    mark_completed(c, seen);
+  }
   // Whether any slot has operations to target in flight.
   bool any_unflushed(int target) const;
   // Everything issued so far is complete (an epoch closed, a flush_all or
@@ -42,7 +50,11 @@ class FlushLedger {
   Counter& counter(int slot, int target) const {
     return counters_[static_cast<std::size_t>(slot) * static_cast<std::size_t>(targets_) + target];
   }
-  static void mark_completed(Counter& c, std::uint64_t seen);
+  static void mark_completed(Counter& c, std::uint64_t seen) {
+    std::uint64_t done = c.completed.load();
+    while (done < seen && !c.completed.compare_exchange_weak(done, seen)) {
+    }
+  }
 
   int slots_;
   int targets_;

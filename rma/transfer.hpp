@@ -26,8 +26,52 @@ struct TransferShape {
   bool contiguous = false;  // both sides: one block, so a direct copy can move it
 };
 
-// Throws MPI_ERR_COUNT / MPI_ERR_TYPE for negative counts, null types and
-// sides that disagree on the number of bytes.
-TransferShape shape_of(const Transfer& t);
+// What a transfer needs to know of a datatype (trivial: see
+// last_transfer_types).
+struct TypeShape {
+  MPI_Count size;
+  MPI_Aint extent;
+  bool contiguous;
+};
+
+// The datatypes of this thread's last transfer whose two datatypes were
+// both predefined. Predefined datatypes are never freed, so a later transfer
+// with the same two handles has the same type shapes: a loop of operations
+// asks nothing of MPI and looks nothing up.
+struct LastTransferTypes {
+  bool valid;  // false until the first (thread-local storage starts zeroed)
+  MPI_Datatype origin_type;
+  MPI_Datatype target_type;
+  TypeShape origin;
+  TypeShape target;
+};
+// __thread rather than thread_local: C++ calls an initialization function
+// of an extern thread_local at every use; a trivial type needs none.
+extern __thread LastTransferTypes last_transfer_types;
+
+// The shape of t from the shapes of its datatypes; throws MPI_ERR_COUNT /
+// MPI_ERR_TYPE for negative counts and sides that disagree on the number of
+// bytes.
+[[noreturn]] void throw_shape_error(const Transfer& t, MPI_Count origin_bytes, MPI_Count target_bytes);
+inline TransferShape shape_from(const Transfer& t, const TypeShape& origin, const TypeShape& target) {
+  if (t.origin_count < 0 || t.target_count < 0 || origin.size * t.origin_count != target.size * t.target_count)
+    throw_shape_error(t, origin.size * t.origin_count, target.size * t.target_count);
+  TransferShape s;
+  s.bytes = static_cast<std::size_t>(target.size * t.target_count);
+  s.span = t.target_count * target.extent;
+  s.contiguous = origin.contiguous && target.contiguous;
+  return s;
+}
+
+// shape_of for datatypes other than the thread's last predefined pair.
+TransferShape shape_of_new_types(const Transfer& t);
+
+// Throws as shape_from, and MPI_ERR_TYPE for null datatypes.
+inline TransferShape shape_of(const Transfer& t) {
+  const LastTransferTypes& last = last_transfer_types;
+  if (last.valid && t.origin_type == last.origin_type && t.target_type == last.target_type)
+    return shape_from(t, last.origin, last.target);
+  return shape_of_new_types(t);
+}
 
 }  // namespace mpix

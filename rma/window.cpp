@@ -22,6 +22,10 @@ void Window::check_arguments(MPI_Aint size, int disp_unit) {
   if (disp_unit <= 0) throw Error(MPI_ERR_DISP, "disp_unit = " + std::to_string(disp_unit) + " is not positive");
 }
 
+void Window::throw_rank_out_of_range(int target) {
+  throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
+}
+
 Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_slots,
                std::shared_ptr<const Comm> xcomm, const Config& config)
     : kind_(kind), xcomm_(std::move(xcomm)), cma_min_bytes_(config.section<WindowConfig>().cma_min_bytes),
@@ -114,15 +118,15 @@ std::vector<int> Window::ranks_of(MPI_Group group) const {
   return out;
 }
 
-MPI_Win Window::passive_window(const WinSettings& s) const {
-  return passive_[s.thread_scope ? thread_slot(thread_slots()) : 0].get();
+// flatten: one function from the handle's call to MPI's, so that on the MPI
+// path the layer adds a few checks to MPI's own call and no call chain.
+[[gnu::flatten]] void Window::put(const WinSettings& s, const Transfer& t) {
+  move(Direction::put, s, t, route_of(t));
 }
 
-MPI_Win Window::mpi_window(const WinSettings& s) const { return epoch_.passive() ? passive_window(s) : active_.get(); }
-
-void Window::put(const WinSettings& s, const Transfer& t) { move(Direction::put, s, t, route_of(t)); }
-
-void Window::get(const WinSettings& s, const Transfer& t) { move(Direction::get, s, t, route_of(t)); }
+[[gnu::flatten]] void Window::get(const WinSettings& s, const Transfer& t) {
+  move(Direction::get, s, t, route_of(t));
+}
 
 void Window::move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route) {
   before_operation(s, t.target);

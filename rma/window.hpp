@@ -36,6 +36,9 @@
 
 namespace mpix {
 
+// The thread slot of the calling thread, in [0, slots).
+int thread_slot(int slots);
+
 // Per-handle semantics (duplicates of one window may differ).
 struct WinSettings {
   bool thread_scope = false;
@@ -137,8 +140,11 @@ class Window {
   NodePath node_path() const { return node_path_; }
   PtracePeers ptrace_peers() const { return ptrace_peers_; }
   // Whether a transfer of this shape may take direct path d.
-  bool direct_eligible(const DirectTarget& d, const TransferShape& shape) const;
-  MPI_Win passive_window(const WinSettings& s) const;
+  bool direct_eligible(const DirectTarget& d, const TransferShape& shape) const {
+    return d.mode != DirectTarget::Mode::none && shape.contiguous &&
+           (d.mode == DirectTarget::Mode::shm || static_cast<long>(shape.bytes) >= cma_min_bytes_);
+  }
+  MPI_Win passive_window(const WinSettings& s) const { return passive_[slot_of(s)].get(); }
 
  private:
   struct Remote {
@@ -158,15 +164,46 @@ class Window {
     return t.disp * remote.disp_unit + remote.mpi_lead;
   }
   // The MPI window an operation goes through: passive pool or active.
-  MPI_Win mpi_window(const WinSettings& s) const;
+  MPI_Win mpi_window(const WinSettings& s) const { return epoch_.passive() ? passive_window(s) : active_.get(); }
   // Throws MPI_ERR_RANK / MPI_ERR_RMA_RANGE / MPI_ERR_TYPE for transfers
-  // outside the target window.
-  DirectRoute route_of(const Transfer& t) const;
-  void before_operation(const WinSettings& s, int target);
-  void after_mpi_operation(const WinSettings& s, int target);
-  void after_direct_operation(const WinSettings& s);
-  int slot_of(const WinSettings& s) const;
+  // outside the target window. Inline, with its messages out of line: every
+  // operation passes here.
+  DirectRoute route_of(const Transfer& t) const {
+    epoch_.check_alive();
+    if (t.target < 0 || t.target >= size()) throw_target_rank_error(t.target, size());
+    const TransferShape shape = shape_of(t);
+    const Remote& remote = remotes_[t.target];
+    const MPI_Aint offset = t.disp * remote.disp_unit;
+    if (remote.size >= 0 && (t.disp < 0 || offset + shape.span > remote.size)) throw_range_error(t, remote.size);
+    if (!direct_eligible(remote.direct, shape)) return {nullptr, 0, shape.bytes};
+    return {&remote.direct, offset, shape.bytes};
+  }
+  [[noreturn]] static void throw_target_rank_error(int target, int size);
+  [[noreturn]] static void throw_range_error(const Transfer& t, MPI_Aint window_bytes);
+  // Around every operation, inline: on the MPI path they are all the
+  // library adds to MPI's own call.
+  void before_operation(const WinSettings& s, int target) {
+    activate();
+    epoch_.check_access(target);
+    epoch_.note_operation();
+    // Ordered windows: an MPI-path operation still in flight to this target
+    // completes before the next one starts (MPI offers nothing cheaper).
+    if (s.ordered) ledger_->flush(slot_of(s), target, mpi_window(s));
+  }
+  void after_mpi_operation(const WinSettings& s, int target) { ledger_->issued(slot_of(s), target); }
+  void after_direct_operation(const WinSettings& s) {
+    // Direct copies are complete on return; ordered windows also keep their
+    // stores from being reordered with the next operation's.
+    if (s.ordered) std::atomic_thread_fence(std::memory_order_release);
+  }
+  int slot_of(const WinSettings& s) const { return s.thread_scope ? thread_slot(thread_slots()) : 0; }
   void free_windows() noexcept;
+  // MPI_ERR_RANK unless target is a rank of the window (the rank argument of
+  // flush, lock and unlock).
+  void check_rank(int target) const {
+    if (target < 0 || target >= size()) throw_rank_out_of_range(target);
+  }
+  [[noreturn]] static void throw_rank_out_of_range(int target);
 
   Kind kind_;
   std::shared_ptr<const Comm> xcomm_;
@@ -187,8 +224,5 @@ class Window {
   std::unique_ptr<ActiveTarget> active_target_;  // fence and PSCW on active_
   std::string paths_;
 };
-
-// The thread slot of the calling thread, in [0, slots).
-int thread_slot(int slots);
 
 }  // namespace mpix

@@ -1,31 +1,13 @@
-// Flushes through the window's FlushLedger (flush_ledger.hpp), and the
-// ordering of ordered windows.
+// Flushes through the window's FlushLedger (flush_ledger.hpp); what every
+// operation does before and after (ordering included) is inline in
+// window.hpp.
 #include "rma/window.hpp"
 
 namespace mpix {
 
-int Window::slot_of(const WinSettings& s) const { return s.thread_scope ? thread_slot(thread_slots()) : 0; }
-
-void Window::before_operation(const WinSettings& s, int target) {
-  activate();
-  epoch_.check_access(target);
-  epoch_.note_operation();
-  // Ordered windows: an MPI-path operation still in flight to this target
-  // completes before the next one starts (MPI offers nothing cheaper).
-  if (s.ordered) ledger_->flush(slot_of(s), target, mpi_window(s));
-}
-
-void Window::after_mpi_operation(const WinSettings& s, int target) { ledger_->issued(slot_of(s), target); }
-
-void Window::after_direct_operation(const WinSettings& s) {
-  // Direct copies are complete on return; ordered windows also keep their
-  // stores from being reordered with the next operation's.
-  if (s.ordered) std::atomic_thread_fence(std::memory_order_release);
-}
-
 void Window::flush(const WinSettings& s, int target, bool local) {
   activate();
-  if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
+  check_rank(target);
   epoch_.check_passive(target);
   // Only MPI windows with operations in flight to target are flushed: direct
   // copies are already complete, so their flushes cost nothing.

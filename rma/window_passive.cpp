@@ -7,7 +7,7 @@ namespace mpix {
 void Window::lock(int lock_type, int target, int assert) {
   activate();
   epoch_.check_alive();
-  if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
+  check_rank(target);
   if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
     throw Error(MPI_ERR_LOCKTYPE, "lock_type is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE");
   epoch_.lock(target);
@@ -16,7 +16,7 @@ void Window::lock(int lock_type, int target, int assert) {
 
 void Window::unlock(int target) {
   activate();
-  if (target < 0 || target >= size()) throw Error(MPI_ERR_RANK, "rank = " + std::to_string(target) + " out of range");
+  check_rank(target);
   epoch_.unlock(target);
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock(target, w.get()), "MPI_Win_unlock");
   ledger_->mark_all_completed(target);

@@ -71,26 +71,14 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
 
 std::string Window::paths() const { return paths_; }
 
-DirectRoute Window::route_of(const Transfer& t) const {
-  epoch_.check_alive();
-  if (t.target < 0 || t.target >= size())
-    throw Error(MPI_ERR_RANK, "target_rank = " + std::to_string(t.target) + " is not in [0, " +
-                                  std::to_string(size()) + ")");
-  const TransferShape shape = shape_of(t);
-  const Remote& remote = remotes_[t.target];
-  const MPI_Aint offset = t.disp * remote.disp_unit;
-  if (remote.size >= 0 && (t.disp < 0 || offset + shape.span > remote.size))
-    throw Error(MPI_ERR_RMA_RANGE, "target_disp = " + std::to_string(t.disp) + " with " +
-                                       std::to_string(t.target_count) + " elements reaches past the " +
-                                       std::to_string(remote.size) + "-byte window of rank " +
-                                       std::to_string(t.target));
-  if (!direct_eligible(remote.direct, shape)) return {nullptr, 0, shape.bytes};
-  return {&remote.direct, offset, shape.bytes};
+void Window::throw_target_rank_error(int target, int size) {
+  throw Error(MPI_ERR_RANK, "target_rank = " + std::to_string(target) + " is not in [0, " + std::to_string(size) + ")");
 }
 
-bool Window::direct_eligible(const DirectTarget& d, const TransferShape& shape) const {
-  return d.mode != DirectTarget::Mode::none && shape.contiguous &&
-         (d.mode == DirectTarget::Mode::shm || static_cast<long>(shape.bytes) >= cma_min_bytes_);
+void Window::throw_range_error(const Transfer& t, MPI_Aint window_bytes) {
+  throw Error(MPI_ERR_RMA_RANGE, "target_disp = " + std::to_string(t.disp) + " with " + std::to_string(t.target_count) +
+                                     " elements reaches past the " + std::to_string(window_bytes) +
+                                     "-byte window of rank " + std::to_string(t.target));
 }
 
 }  // namespace mpix

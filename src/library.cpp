@@ -7,14 +7,11 @@
 
 namespace mpix {
 
+std::atomic<Library*> library_instance{nullptr};
+
 namespace {
 
 std::mutex library_mutex;
-// Destroyed when MPI_Finalize starts, never by a destructor at process exit:
-// a process that exits without MPI_Finalize (exit(1) on bad input) must not
-// free windows there, since freeing one is collective and the other ranks
-// are not coming. The operating system takes back what such a process held.
-std::atomic<Library*> library_instance{nullptr};
 
 constexpr std::array<const char*, MPIX_ERRKIND_COUNT_> error_class_names = {
     "MPIX_ERR_CONFIG: invalid MPIX_* environment variable",
@@ -83,8 +80,6 @@ Library::Library() {
     configuration_error_.emplace(error_code(MPIX_ERRKIND_CONFIG), e.what());
   }
 }
-
-Library* Library::alive() { return library_instance.load(std::memory_order_acquire); }
 
 int Library::on_finalize(MPI_Comm, int, void*, void*) {
   std::unique_ptr<Library> dying;

@@ -4,6 +4,7 @@
 // at finalize aborts inside UCX).
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -18,6 +19,15 @@
 
 namespace mpix {
 
+class Library;
+// The library state. Destroyed when MPI_Finalize starts, never by a
+// destructor at process exit: a process that exits without MPI_Finalize
+// (exit(1) on bad input) must not free windows there, since freeing one is
+// collective and the other ranks are not coming. The operating system takes
+// back what such a process held. Declared here so that the per-call check
+// of a handle (alive) is inline.
+extern std::atomic<Library*> library_instance;
+
 class Library {
  public:
   // The library state, created on first use; throws if MPI is not
@@ -27,7 +37,7 @@ class Library {
   static Library& get();
   // The library state if it exists (MPI is initialized and not finalized,
   // and the library was used), else null: for the per-call checks of handles.
-  static Library* alive();
+  static Library* alive() { return library_instance.load(std::memory_order_acquire); }
 
   // The configuration, or the Error (class MPIX_ERR_CONFIG) it failed with.
   const Configuration& configuration() const;

@@ -93,6 +93,10 @@ TEST_P(WinSync, MisuseIsAnRmaSyncErrorNotUndefinedBehaviour) {
     EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, t, -1, 1, MPI_INT, win)), MPI_ERR_RMA_RANGE);
   }
   EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, t, w.disp(t, 0), 2, MPI_INT, win)), MPI_ERR_TYPE);
+  // The datatypes' shapes are remembered from the calls above: the counts
+  // are still checked, a negative one before the sides' byte counts.
+  EXPECT_EQ(error_class(MPIX_Put(&x, -1, MPI_INT, t, w.disp(t, 0), -1, MPI_INT, win)), MPI_ERR_COUNT);
+  EXPECT_EQ(error_class(MPIX_Put(&x, 1, MPI_INT, t, w.disp(t, 0), -1, MPI_INT, win)), MPI_ERR_COUNT);
   EXPECT_EQ(error_class(MPIX_Win_fence(0, win)), MPI_ERR_RMA_SYNC) << "fence inside lock_all";
   ASSERT_EQ(MPIX_Win_unlock_all(win), MPI_SUCCESS);
 
