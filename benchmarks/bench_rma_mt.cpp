@@ -12,7 +12,10 @@
 //    writes for the ordered window's guarantee (the flag lands before the
 //    next round's data), which MPI RMA offers no cheaper way to get;
 //  - ifence: the call time of MPIX_Win_ifence when the peer is 50 ms late.
-// Each timed case is followed by a check of the target's bytes.
+// Each timed case is followed by a check of the target's bytes. order and
+// ifence issue from one thread; run alone, they run as a single-threaded
+// program would (MPI_THREAD_SINGLE: under MPI_THREAD_MULTIPLE, MPICH takes a
+// lock in every call); every other case needs MPI_THREAD_MULTIPLE.
 #include <chrono>
 #include <cstring>
 
@@ -220,7 +223,8 @@ struct PlainWindow {
   ~PlainWindow() { MPI_Win_free(&win); }
 };
 
-// 4 threads, each: 8 B put + flush, on the given window.
+// 4 threads, each: 8 B put + flush, on the given window; the three windows
+// interleaved.
 void scope(bench::Csv& csv, MPIX_Comm* comm, Origin& origin) {
   constexpr long bytes = 8, stride = 64;
   for (int k = 0; k < max_threads; ++k) origin.fill(bytes, k);
@@ -229,37 +233,51 @@ void scope(bench::Csv& csv, MPIX_Comm* comm, Origin& origin) {
     PlainWindow plain(max_threads * stride, allocated);
     MpixWindow thread_scope(comm, max_threads * stride, {{"mpi_win_scope", "thread"}}, allocated);
     MpixWindow process_scope(comm, max_threads * stride, {{"mpi_win_scope", "process"}}, allocated);
-    auto run = [&](const std::string& name, MPI_Win mpi, MPIX_Win* mpix, const char* memory) {
-      if (me == 0) mpix ? bench::check(MPIX_Win_lock_all(0, mpix), "lock_all") : (void)MPI_Win_lock_all(0, mpi);
-      const bench::Timing t = bench::measure(repeats, bench::iterations_for(4), [&](int n) {
+    struct Competitor {
+      std::string name;
+      MPI_Win mpi;
+      MPIX_Win* mpix;
+      const char* memory;
+    };
+    const std::vector<Competitor> competitors = {{"mpi_window", plain.win, nullptr, plain.memory},
+                                                 {"mpix_thread_scope", MPI_WIN_NULL, thread_scope.win, thread_scope.memory},
+                                                 {"mpix_process_scope", MPI_WIN_NULL, process_scope.win,
+                                                  process_scope.memory}};
+    std::vector<std::function<void(int)>> bodies;
+    for (const Competitor& c : competitors) {
+      if (me == 0) c.mpix ? bench::check(MPIX_Win_lock_all(0, c.mpix), "lock_all") : (void)MPI_Win_lock_all(0, c.mpi);
+      bodies.push_back([&, c](int n) {
         if (me != 0) return;
         bench::on_threads(max_threads, [&](int k) {
           for (int i = 0; i < n; ++i) {
-            if (mpix) {
-              bench::check(MPIX_Put(origin.buffers[k].data(), bytes, MPI_BYTE, 1, k * stride, bytes, MPI_BYTE, mpix),
+            if (c.mpix) {
+              bench::check(MPIX_Put(origin.buffers[k].data(), bytes, MPI_BYTE, 1, k * stride, bytes, MPI_BYTE, c.mpix),
                            "put");
-              bench::check(MPIX_Win_flush(1, mpix), "flush");
+              bench::check(MPIX_Win_flush(1, c.mpix), "flush");
             } else {
-              MPI_Put(origin.buffers[k].data(), bytes, MPI_BYTE, 1, k * stride, bytes, MPI_BYTE, mpi);
-              MPI_Win_flush(1, mpi);
+              MPI_Put(origin.buffers[k].data(), bytes, MPI_BYTE, 1, k * stride, bytes, MPI_BYTE, c.mpi);
+              MPI_Win_flush(1, c.mpi);
             }
           }
         });
       });
-      if (me == 0) mpix ? bench::check(MPIX_Win_unlock_all(mpix), "unlock_all") : (void)MPI_Win_unlock_all(mpi);
-      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    const std::vector<bench::Timing> timings = bench::measure_interleaved(repeats, bench::iterations_for(4), bodies);
+    for (const Competitor& c : competitors)
+      if (me == 0) c.mpix ? bench::check(MPIX_Win_unlock_all(c.mpix), "unlock_all") : (void)MPI_Win_unlock_all(c.mpi);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (std::size_t i = 0; i < competitors.size(); ++i) {
       bool ok = true;
       if (me == 1)
-        for (int k = 0; k < max_threads; ++k) ok &= memory[k * stride + bytes - 1] == pattern(bytes, k);
-      csv.row("rma_mt", "scope", name + "_" + kind, "lock_all", "put", max_threads, bytes, "us", t, bench::all_valid(ok));
-    };
-    run("mpi_window", plain.win, nullptr, plain.memory);
-    run("mpix_thread_scope", MPI_WIN_NULL, thread_scope.win, thread_scope.memory);
-    run("mpix_process_scope", MPI_WIN_NULL, process_scope.win, process_scope.memory);
+        for (int k = 0; k < max_threads; ++k) ok &= competitors[i].memory[k * stride + bytes - 1] == pattern(bytes, k);
+      csv.row("rma_mt", "scope", competitors[i].name + "_" + kind, "lock_all", "put", max_threads, bytes, "us",
+              timings[i], bench::all_valid(ok));
+    }
   }
 }
 
-// Per round: data put, then a flag put that announces it.
+// Per round: data put, then a flag put that announces it; the four ways of
+// doing it interleaved.
 void order(bench::Csv& csv, MPIX_Comm* comm, Origin& origin) {
   // Window sizes stay page multiples: this MPICH (4.0.2, ch4:ucx) loses puts
   // into MPI_Win_allocate memory of 65544 bytes, while 65536 works.
@@ -274,35 +292,57 @@ void order(bench::Csv& csv, MPIX_Comm* comm, Origin& origin) {
       char* data = origin.fill(bytes, 0);
       // user_flush: a flush between data and flag; flag_flush: another after
       // the flag (plain MPI windows only).
-      auto run = [&](const std::string& name, MPI_Win mpi, MPIX_Win* mpix, bool user_flush, const char* memory,
-                     bool flag_flush = false) {
-        if (me == 0) mpix ? bench::check(MPIX_Win_lock_all(0, mpix), "lock_all") : (void)MPI_Win_lock_all(0, mpi);
-        const bench::Timing t = bench::measure(repeats, bench::iterations_for(3 + bytes / 3000.0), [&](int n) {
+      struct Competitor {
+        std::string name;
+        MPI_Win mpi;
+        MPIX_Win* mpix;
+        bool user_flush;
+        const char* memory;
+        bool flag_flush;
+      };
+      const std::vector<Competitor> competitors = {
+          {"mpi_put_flush_signal", plain.win, nullptr, true, plain.memory, false},
+          {"mpi_put_flush_signal_flush", plain.win, nullptr, true, plain.memory, true},
+          {"mpix_put_flush_signal", MPI_WIN_NULL, unordered.win, true, unordered.memory, false},
+          {"mpix_ordered_put_signal", MPI_WIN_NULL, ordered.win, false, ordered.memory, false}};
+      if (me == 0) {
+        MPI_Win_lock_all(0, plain.win);
+        bench::check(MPIX_Win_lock_all(0, unordered.win), "lock_all");
+        bench::check(MPIX_Win_lock_all(0, ordered.win), "lock_all");
+      }
+      std::vector<std::function<void(int)>> bodies;
+      for (const Competitor& c : competitors)
+        bodies.push_back([&, c](int n) {
           if (me != 0) return;
           for (int i = 0; i < n; ++i) {
-            if (mpix) {
-              bench::check(MPIX_Put(data, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, mpix), "put");
-              if (user_flush) bench::check(MPIX_Win_flush(1, mpix), "flush");
-              bench::check(MPIX_Put(&flag, 1, MPI_BYTE, 1, flag_at, 1, MPI_BYTE, mpix), "put");
+            if (c.mpix) {
+              bench::check(MPIX_Put(data, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, c.mpix), "put");
+              if (c.user_flush) bench::check(MPIX_Win_flush(1, c.mpix), "flush");
+              bench::check(MPIX_Put(&flag, 1, MPI_BYTE, 1, flag_at, 1, MPI_BYTE, c.mpix), "put");
             } else {
-              MPI_Put(data, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, mpi);
-              MPI_Win_flush(1, mpi);
-              MPI_Put(&flag, 1, MPI_BYTE, 1, flag_at, 1, MPI_BYTE, mpi);
-              if (flag_flush) MPI_Win_flush(1, mpi);
+              MPI_Put(data, bytes, MPI_BYTE, 1, 0, bytes, MPI_BYTE, c.mpi);
+              MPI_Win_flush(1, c.mpi);
+              MPI_Put(&flag, 1, MPI_BYTE, 1, flag_at, 1, MPI_BYTE, c.mpi);
+              if (c.flag_flush) MPI_Win_flush(1, c.mpi);
             }
           }
-          mpix ? bench::check(MPIX_Win_flush(1, mpix), "flush") : (void)MPI_Win_flush(1, mpi);
+          c.mpix ? bench::check(MPIX_Win_flush(1, c.mpix), "flush") : (void)MPI_Win_flush(1, c.mpi);
         });
-        if (me == 0) mpix ? bench::check(MPIX_Win_unlock_all(mpix), "unlock_all") : (void)MPI_Win_unlock_all(mpi);
-        MPI_Barrier(MPI_COMM_WORLD);
+      const std::vector<bench::Timing> timings =
+          bench::measure_interleaved(repeats, bench::iterations_for(3 + bytes / 3000.0), bodies);
+      if (me == 0) {
+        MPI_Win_unlock_all(plain.win);
+        bench::check(MPIX_Win_unlock_all(unordered.win), "unlock_all");
+        bench::check(MPIX_Win_unlock_all(ordered.win), "unlock_all");
+      }
+      MPI_Barrier(MPI_COMM_WORLD);
+      for (std::size_t i = 0; i < competitors.size(); ++i) {
+        const Competitor& c = competitors[i];
         bool ok = true;
-        if (me == 1) ok = memory[bytes - 1] == pattern(bytes, 0) && memory[flag_at] == flag;
-        csv.row("rma_mt", "order", name + "_" + kind, "lock_all", "put", 1, bytes, "us", t, bench::all_valid(ok));
-      };
-      run("mpi_put_flush_signal", plain.win, nullptr, true, plain.memory);
-      run("mpi_put_flush_signal_flush", plain.win, nullptr, true, plain.memory, true);
-      run("mpix_put_flush_signal", MPI_WIN_NULL, unordered.win, true, unordered.memory);
-      run("mpix_ordered_put_signal", MPI_WIN_NULL, ordered.win, false, ordered.memory);
+        if (me == 1) ok = c.memory[bytes - 1] == pattern(bytes, 0) && c.memory[flag_at] == flag;
+        csv.row("rma_mt", "order", c.name + "_" + kind, "lock_all", "put", 1, bytes, "us", timings[i],
+                bench::all_valid(ok));
+      }
     }
 }
 
@@ -334,14 +374,22 @@ void ifence(bench::Csv& csv, MPIX_Comm* comm) {
 
 }  // namespace
 
+// The thread level of the cases asked for (the case is the second
+// positional argument; it is parsed, and checked, once MPI runs).
+int required_thread_level(int argc, char** argv) {
+  const std::string only = argc > 2 ? argv[2] : "all";
+  return only == "order" || only == "ifence" ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE;
+}
+
 int main(int argc, char** argv) {
+  const int required = required_thread_level(argc, argv);
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Init_thread(&argc, &argv, required, &provided);
   int p = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
-  if (p != 2 || provided != MPI_THREAD_MULTIPLE) {
-    if (me == 0) std::fprintf(stderr, "bench_rma_mt runs on exactly 2 ranks with MPI_THREAD_MULTIPLE\n");
+  if (p != 2 || provided < required) {
+    if (me == 0) std::fprintf(stderr, "bench_rma_mt runs on exactly 2 ranks, its threaded cases with MPI_THREAD_MULTIPLE\n");
     MPI_Finalize();
     return 2;
   }

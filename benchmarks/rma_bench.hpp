@@ -19,18 +19,29 @@ namespace bench {
 
 using Timing = mpix_timing::Spread;  // microseconds per iteration, max over ranks
 
-// Runs body(iterations) `repeats` times after one warm-up, each between
-// barriers; body does `iterations` iterations of the measured loop.
+// Competitors compared in one run: after one warm-up each, every repeat
+// runs each body(iterations) once, in turn, between barriers, so that a
+// change of machine phase touches them all alike. body does `iterations`
+// iterations of the measured loop; one Timing per body.
+inline std::vector<Timing> measure_interleaved(int repeats, int iterations,
+                                               const std::vector<std::function<void(int)>>& bodies) {
+  for (const auto& body : bodies) body(std::max(1, iterations / 10));
+  std::vector<std::vector<double>> per_iteration(bodies.size());
+  for (int r = 0; r < repeats; ++r)
+    for (std::size_t c = 0; c < bodies.size(); ++c) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double t0 = MPI_Wtime();
+      bodies[c](iterations);
+      per_iteration[c].push_back(mpix_timing::max_over_ranks((MPI_Wtime() - t0) / iterations * 1e6));
+    }
+  std::vector<Timing> timings;
+  for (const std::vector<double>& samples : per_iteration) timings.push_back(mpix_timing::spread(samples));
+  return timings;
+}
+
+// One loop alone: measure_interleaved with a single body.
 inline Timing measure(int repeats, int iterations, const std::function<void(int)>& body) {
-  body(std::max(1, iterations / 10));
-  std::vector<double> per_iteration;
-  for (int r = 0; r < repeats; ++r) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
-    body(iterations);
-    per_iteration.push_back(mpix_timing::max_over_ranks((MPI_Wtime() - t0) / iterations * 1e6));
-  }
-  return mpix_timing::spread(per_iteration);
+  return measure_interleaved(repeats, iterations, {body}).front();
 }
 
 // The spread of samples taken one measure() at a time (competitors
