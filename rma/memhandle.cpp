@@ -121,7 +121,7 @@ class MemhandleWin final : public WindowHandle {
     const MPI_Aint offset = t.disp * disp_unit_;
     const TransferShape shape = check(absolute);
     DirectRoute route{nullptr, 0, shape.bytes};
-    if (parent_->direct_eligible(direct_, shape)) route = {&direct_, offset, shape.bytes};
+    if (parent_->direct_eligible(direct_, shape, settings_)) route = {&direct_, offset, shape.bytes};
     parent_->move(d, settings_, absolute, route);
   }
 

@@ -121,11 +121,11 @@ std::vector<int> Window::ranks_of(MPI_Group group) const {
 // flatten: one function from the handle's call to MPI's, so that on the MPI
 // path the layer adds a few checks to MPI's own call and no call chain.
 [[gnu::flatten]] void Window::put(const WinSettings& s, const Transfer& t) {
-  move(Direction::put, s, t, route_of(t));
+  move(Direction::put, s, t, route_of(s, t));
 }
 
 [[gnu::flatten]] void Window::get(const WinSettings& s, const Transfer& t) {
-  move(Direction::get, s, t, route_of(t));
+  move(Direction::get, s, t, route_of(s, t));
 }
 
 void Window::move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route) {
@@ -152,7 +152,7 @@ void Window::move(Direction d, const WinSettings& s, const Transfer& t, const Di
 void Window::accumulate(const WinSettings& s, const Transfer& t, MPI_Op op) {
   // Always the MPI path: MPI makes accumulates atomic with respect to each
   // other, which direct copies from several origins could not be.
-  route_of(t);
+  route_of(s, t);
   if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "op is MPI_OP_NULL");
   before_operation(s, t.target);
   mpi_check(MPI_Accumulate(t.origin, t.origin_count, t.origin_type, t.target, mpi_displacement(t), t.target_count,
@@ -162,7 +162,7 @@ void Window::accumulate(const WinSettings& s, const Transfer& t, MPI_Op op) {
 }
 
 void Window::get_accumulate(const WinSettings& s, const Transfer& t, void* result, MPI_Op op) {
-  route_of(t);
+  route_of(s, t);
   before_operation(s, t.target);
   mpi_check(MPI_Get_accumulate(t.origin, t.origin_count, t.origin_type, result, t.target_count, t.target_type,
                                t.target, mpi_displacement(t), t.target_count, t.target_type, op, mpi_window(s)),
@@ -172,7 +172,7 @@ void Window::get_accumulate(const WinSettings& s, const Transfer& t, void* resul
 
 MPI_Request Window::rput(const WinSettings& s, const Transfer& t) {
   epoch_.check_passive(t.target);  // request-based RMA: passive target only
-  const DirectRoute direct = route_of(t);
+  const DirectRoute direct = route_of(s, t);
   if (direct.target != nullptr) {
     move(Direction::put, s, t, direct);
     return MPI_REQUEST_NULL;

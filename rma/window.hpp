@@ -139,10 +139,14 @@ class Window {
   bool same_node(int rank) const { return xcomm_->same_node(rank); }
   NodePath node_path() const { return node_path_; }
   PtracePeers ptrace_peers() const { return ptrace_peers_; }
-  // Whether a transfer of this shape may take direct path d.
-  bool direct_eligible(const DirectTarget& d, const TransferShape& shape) const {
+  // Whether a transfer of this shape may take direct path d. CMA takes
+  // transfers from MPIX_CMA_MIN_BYTES up; below, MPI puts, which a batch
+  // can share one flush, are faster. An ordered window completes every
+  // operation before the next, so there one system call always beats an
+  // MPI put and its flush: CMA takes every size.
+  bool direct_eligible(const DirectTarget& d, const TransferShape& shape, const WinSettings& s) const {
     return d.mode != DirectTarget::Mode::none && shape.contiguous &&
-           (d.mode == DirectTarget::Mode::shm || static_cast<long>(shape.bytes) >= cma_min_bytes_);
+           (d.mode == DirectTarget::Mode::shm || s.ordered || static_cast<long>(shape.bytes) >= cma_min_bytes_);
   }
   MPI_Win passive_window(const WinSettings& s) const { return passive_[slot_of(s)].get(); }
 
@@ -168,14 +172,14 @@ class Window {
   // Throws MPI_ERR_RANK / MPI_ERR_RMA_RANGE / MPI_ERR_TYPE for transfers
   // outside the target window. Inline, with its messages out of line: every
   // operation passes here.
-  DirectRoute route_of(const Transfer& t) const {
+  DirectRoute route_of(const WinSettings& s, const Transfer& t) const {
     epoch_.check_alive();
     if (t.target < 0 || t.target >= size()) throw_target_rank_error(t.target, size());
     const TransferShape shape = shape_of(t);
     const Remote& remote = remotes_[t.target];
     const MPI_Aint offset = t.disp * remote.disp_unit;
     if (remote.size >= 0 && (t.disp < 0 || offset + shape.span > remote.size)) throw_range_error(t, remote.size);
-    if (!direct_eligible(remote.direct, shape)) return {nullptr, 0, shape.bytes};
+    if (!direct_eligible(remote.direct, shape, s)) return {nullptr, 0, shape.bytes};
     return {&remote.direct, offset, shape.bytes};
   }
   [[noreturn]] static void throw_target_rank_error(int target, int size);

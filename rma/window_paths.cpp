@@ -53,8 +53,8 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
       continue;
     }
     if (r == rank_ && base == nullptr) continue;
-    // User memory takes CMA only from MPIX_CMA_MIN_BYTES up (direct_eligible),
-    // where one system call beats MPICH's on-node put.
+    // User memory takes CMA from MPIX_CMA_MIN_BYTES up, and at every size on
+    // ordered windows (direct_eligible).
     DirectPath path = choose_direct_path(all[r].memory, r == rank_, config.node_path, ptrace_peers);
     remote.direct = path.target;
     remote.segment = std::move(path.segment);
