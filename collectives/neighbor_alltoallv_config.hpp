@@ -6,6 +6,7 @@
 // first defined, and applies to this family alike.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "src/config.hpp"
@@ -14,6 +15,9 @@ namespace mpix {
 
 struct NeighborAlltoallvConfig {
   std::string algorithm;  // forced for every request; empty: the library's default
+  // channel: a pair's duplicate edges one way carrying at most this many
+  // bytes in all travel as one message; 0: never.
+  std::size_t pack_bytes = 4096;
 };
 
 }  // namespace mpix

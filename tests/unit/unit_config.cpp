@@ -43,6 +43,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_AUTO_WITHIN", "3.5"},
                                                 {"MPIX_AUTO_SETTLE", "50"},
                                                 {"MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM", "p2p_persistent"},
+                                                {"MPIX_NEIGHBOR_PACK_BYTES", "512"},
                                                 {"MPIX_CHANNEL_CHUNK_BYTES", "4096"},
                                                 {"MPIX_CHANNEL_STAGING_BYTES", "65536"},
                                                 {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "262144"},
@@ -70,6 +71,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_DOUBLE_EQ(alltoallv.auto_within, 3.5);
   EXPECT_EQ(alltoallv.auto_settle, 50);
   EXPECT_EQ(c.values().section<mpix::NeighborAlltoallvConfig>().algorithm, "p2p_persistent");
+  EXPECT_EQ(c.values().section<mpix::NeighborAlltoallvConfig>().pack_bytes, 512u);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().chunk_bytes, 4096);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().staging_bytes, 65536);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().single_copy_bytes, 262144);
