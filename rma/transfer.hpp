@@ -49,10 +49,10 @@ struct LastTransferTypes {
 // of an extern thread_local at every use; a trivial type needs none.
 extern __thread LastTransferTypes last_transfer_types;
 
-// The shape of t from the shapes of its datatypes; throws MPI_ERR_COUNT /
-// MPI_ERR_TYPE for negative counts and sides that disagree on the number of
-// bytes.
+// The error a transfer's shape check found: MPI_ERR_COUNT for a negative
+// count, else MPI_ERR_TYPE (the sides disagree on the number of bytes).
 [[noreturn]] void throw_shape_error(const Transfer& t, MPI_Count origin_bytes, MPI_Count target_bytes);
+// The shape of t from the shapes of its datatypes; throws as above.
 inline TransferShape shape_from(const Transfer& t, const TypeShape& origin, const TypeShape& target) {
   if (t.origin_count < 0 || t.target_count < 0 || origin.size * t.origin_count != target.size * t.target_count)
     throw_shape_error(t, origin.size * t.origin_count, target.size * t.target_count);
