@@ -239,10 +239,10 @@ void scope(bench::Csv& csv, MPIX_Comm* comm, Origin& origin) {
       MPIX_Win* mpix;
       const char* memory;
     };
-    const std::vector<Competitor> competitors = {{"mpi_window", plain.win, nullptr, plain.memory},
-                                                 {"mpix_thread_scope", MPI_WIN_NULL, thread_scope.win, thread_scope.memory},
-                                                 {"mpix_process_scope", MPI_WIN_NULL, process_scope.win,
-                                                  process_scope.memory}};
+    const std::vector<Competitor> competitors = {
+        {"mpi_window", plain.win, nullptr, plain.memory},
+        {"mpix_thread_scope", MPI_WIN_NULL, thread_scope.win, thread_scope.memory},
+        {"mpix_process_scope", MPI_WIN_NULL, process_scope.win, process_scope.memory}};
     std::vector<std::function<void(int)>> bodies;
     for (const Competitor& c : competitors) {
       if (me == 0) c.mpix ? bench::check(MPIX_Win_lock_all(0, c.mpix), "lock_all") : (void)MPI_Win_lock_all(0, c.mpi);
@@ -389,7 +389,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   if (p != 2 || provided < required) {
-    if (me == 0) std::fprintf(stderr, "bench_rma_mt runs on exactly 2 ranks, its threaded cases with MPI_THREAD_MULTIPLE\n");
+    if (me == 0)
+      std::fprintf(stderr, "bench_rma_mt runs on exactly 2 ranks, its threaded cases with MPI_THREAD_MULTIPLE\n");
     MPI_Finalize();
     return 2;
   }

@@ -69,7 +69,8 @@ TransferShape shape_of_new_types(const Transfer& t) {
   bool origin_predefined = false, target_predefined = false;
   const TypeShape origin = shape_of_type(t.origin_type, "origin_datatype", origin_predefined);
   const TypeShape target = shape_of_type(t.target_type, "target_datatype", target_predefined);
-  if (origin_predefined && target_predefined) last_transfer_types = {true, t.origin_type, t.target_type, origin, target};
+  if (origin_predefined && target_predefined)
+    last_transfer_types = {true, t.origin_type, t.target_type, origin, target};
   return shape_from(t, origin, target);
 }
 
