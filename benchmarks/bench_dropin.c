@@ -34,10 +34,8 @@ int main(int argc, char **argv) {
     const int repeats = o.repeats;
     FILE *csv = o.csv;
     const int application = !strcmp(loop, "application"), barrier = !strcmp(loop, "barrier");
-    if (!application && !barrier && strcmp(loop, "exchange")) {
-        if (rank == 0) fprintf(stderr, "bench_dropin: --loop takes application, exchange or barrier\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    if (!application && !barrier && strcmp(loop, "exchange"))
+        dropin_usage_error(rank, "bench_dropin", "--loop takes application, exchange or barrier", NULL);
     int *counts = malloc(p * sizeof(int)), *displs = malloc(p * sizeof(int));
     int failed = 0;
     char *sizes = strdup(o.sizes);

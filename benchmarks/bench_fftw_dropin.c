@@ -59,10 +59,8 @@ int main(int argc, char **argv) {
     FILE *csv = o.csv;
     unsigned planner = FFTW_ESTIMATE;
     if (!strcmp(o.loop, "measure")) planner = FFTW_MEASURE;
-    else if (strcmp(o.loop, "estimate")) {
-        if (rank == 0) fprintf(stderr, "bench_fftw_dropin: --loop takes estimate or measure\n");
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    else if (strcmp(o.loop, "estimate"))
+        dropin_usage_error(rank, "bench_fftw_dropin", "--loop takes estimate or measure", NULL);
     int failed = 0;
     char *sizes = strdup(o.sizes);
     for (char *item = strtok(sizes, ","); item; item = strtok(NULL, ",")) {

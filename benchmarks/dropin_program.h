@@ -18,8 +18,18 @@ struct dropin_options {
     FILE *csv;         /* rank 0's, when --csv was given */
 };
 
+/* Ends the job with exit status 2 after rank 0 printed why. Every rank
+ * parses the same argv and gets here together, so each finalizes: an
+ * MPI_Abort from another rank could end rank 0 before its message is out. */
+static void dropin_usage_error(int rank, const char *program, const char *what, const char *option) {
+    if (rank == 0) fprintf(stderr, "%s: %s%s%s\n", program, what, option ? " " : "", option ? option : "");
+    MPI_Finalize();
+    exit(2);
+}
+
 /* Parses argv over the defaults given; --help prints the options and ends
- * the job; an unknown option, or one without its value, aborts it. */
+ * the job; an unknown option, or one without its value, ends it with an
+ * error. */
 static struct dropin_options dropin_parse(int argc, char **argv, const char *program, const char *sizes,
                                           const char *loop) {
     int rank;
@@ -35,18 +45,12 @@ static struct dropin_options dropin_parse(int argc, char **argv, const char *pro
             MPI_Finalize();
             exit(0);
         }
-        if (i + 1 == argc) {
-            if (rank == 0) fprintf(stderr, "%s: option %s needs a value\n", program, argv[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
+        if (i + 1 == argc) dropin_usage_error(rank, program, "option needs a value:", argv[i]);
         if (!strcmp(argv[i], "--sizes")) o.sizes = argv[i + 1];
         else if (!strcmp(argv[i], "--loop")) o.loop = argv[i + 1];
         else if (!strcmp(argv[i], "--repeats")) o.repeats = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--csv")) csv_path = argv[i + 1];
-        else {
-            if (rank == 0) fprintf(stderr, "%s: unknown option %s\n", program, argv[i]);
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
+        else dropin_usage_error(rank, program, "unknown option", argv[i]);
     }
     if (o.repeats < 1 || o.repeats > 100) o.repeats = 5;
     if (rank == 0 && csv_path) {
