@@ -6,6 +6,7 @@
 #include "rma/window.hpp"
 
 #include <cstdio>
+#include <exception>
 
 #include "src/error.hpp"
 
@@ -79,13 +80,25 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
   ledger_ = std::make_unique<FlushLedger>(static_cast<int>(passive_.size()), xcomm_->size());
   active_target_ = std::make_unique<ActiveTarget>(comm(), active_.get(), epoch_, *ledger_, xcomm_->size());
   exchange_and_choose_paths(memory, size, disp_unit, shm_.get(), config);
+  int thread_level = MPI_THREAD_SINGLE;
+  mpi_check(MPI_Query_thread(&thread_level), "MPI_Query_thread");
+  queue_ordered_puts_ = queue_orders_stores && thread_level != MPI_THREAD_MULTIPLE;
 }
 
 Window::~Window() { free_windows(); }
 
 void Window::free() {
+  // The collective frees go ahead even when the queued puts fail: every
+  // other rank is in them. The failure is still this call's error.
+  std::exception_ptr queued_failure;
+  try {
+    issue_queued_puts();
+  } catch (...) {
+    queued_failure = std::current_exception();
+  }
   free_windows();
   epoch_.mark_freed();
+  if (queued_failure) std::rethrow_exception(queued_failure);
 }
 
 void Window::free_windows() noexcept {
@@ -128,7 +141,14 @@ std::vector<int> Window::ranks_of(MPI_Group group) const {
   move(Direction::get, s, t, route_of(s, t));
 }
 
-void Window::move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route) {
+void Window::move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route,
+                  Completion completion) {
+  if (route.target != nullptr && d == Direction::put && queues_put(s, *route.target, completion)) {
+    before_operation(s, t.target, true);
+    queued_puts_.add(route.target->pid, route.target->address + static_cast<std::uintptr_t>(route.offset), t.origin,
+                     route.bytes);
+    return;
+  }
   before_operation(s, t.target);
   if (route.target != nullptr) {
     if (d == Direction::put)
@@ -174,7 +194,7 @@ MPI_Request Window::rput(const WinSettings& s, const Transfer& t) {
   epoch_.check_passive(t.target);  // request-based RMA: passive target only
   const DirectRoute direct = route_of(s, t);
   if (direct.target != nullptr) {
-    move(Direction::put, s, t, direct);
+    move(Direction::put, s, t, direct, Completion::on_return);
     return MPI_REQUEST_NULL;
   }
   before_operation(s, t.target);

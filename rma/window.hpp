@@ -12,6 +12,11 @@
 //    slot when the window is thread-scope capable, so a thread's flush waits
 //    only for the operations it issued; FlushLedger (flush_ledger.hpp)
 //    counts what each flush still has to complete.
+//
+// Direct copies complete on return, except an ordered window's CMA puts in a
+// program below MPI_THREAD_MULTIPLE: those queue (CmaWriteQueue) until an
+// operation that does not queue or a synchronization call, which issues
+// them first, in order, with one system call.
 #pragma once
 
 #include <mpi.h>
@@ -23,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "node/cma_write_queue.hpp"
 #include "node/direct_copy.hpp"
 #include "rma/active_target.hpp"
 #include "rma/epoch.hpp"
@@ -56,6 +62,9 @@ struct DirectRoute {
 class Window {
  public:
   enum class Direction { put, get };
+  // When a direct put must be complete: on return (MPIX_Rput's local
+  // completion), or by the next synchronization call, as MPI allows.
+  enum class Completion { on_return, by_synchronization };
   enum class Kind { created, allocated, dynamic };
 
   // The local argument checks of a window's creation (throws Error), which
@@ -95,16 +104,33 @@ class Window {
   // Moves t by route (memory-handle windows choose their own); for the MPI
   // path, t.disp counts the target's disp_units (mpi_displacement makes it
   // MPI's byte displacement).
-  void move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route);
+  void move(Direction d, const WinSettings& s, const Transfer& t, const DirectRoute& route,
+            Completion completion = Completion::by_synchronization);
   // MPI_REQUEST_NULL when the transfer went the direct path (already done).
   MPI_Request rput(const WinSettings& s, const Transfer& t);
 
   // Synchronization (blocking). Active target: ActiveTarget's.
-  void fence(int assert) { active_target_->fence(assert); }
-  void post(const std::vector<int>& origins, int assert) { active_target_->post(origins, assert); }
-  void start(const std::vector<int>& targets, int assert) { active_target_->start(targets, assert); }
-  void complete() { active_target_->complete(); }
-  void wait() { active_target_->wait(); }
+  // Every synchronization call first issues the queued puts (queued_puts_).
+  void fence(int assert) {
+    issue_queued_puts();
+    active_target_->fence(assert);
+  }
+  void post(const std::vector<int>& origins, int assert) {
+    issue_queued_puts();
+    active_target_->post(origins, assert);
+  }
+  void start(const std::vector<int>& targets, int assert) {
+    issue_queued_puts();
+    active_target_->start(targets, assert);
+  }
+  void complete() {
+    issue_queued_puts();
+    active_target_->complete();
+  }
+  void wait() {
+    issue_queued_puts();
+    active_target_->wait();
+  }
   void lock(int lock_type, int target, int assert);
   void unlock(int target);
   void lock_all(int assert);
@@ -118,16 +144,25 @@ class Window {
   // ifence: the local part now; the epoch becomes active when the barrier
   // completes (test_fence / activate). Operations and synchronization calls
   // issued before that wait for it, so epochs activate in order.
-  void ifence_begin(int assert) { active_target_->ifence_begin(assert); }
+  void ifence_begin(int assert) {
+    issue_queued_puts();
+    active_target_->ifence_begin(assert);
+  }
   bool test_fence() { return active_target_->test_fence(); }
   void activate() { active_target_->activate(); }
   // icomplete: closes the access epoch now; the flush of its MPI-path
   // targets and the "done" tokens follow in test_complete / wait_complete
   // (or the next call on the window), so the call never waits for a target.
-  void icomplete_begin() { active_target_->icomplete_begin(); }
+  void icomplete_begin() {
+    issue_queued_puts();
+    active_target_->icomplete_begin();
+  }
   bool test_complete() { return active_target_->test_complete(); }
   void wait_complete() { active_target_->wait_complete(); }
-  void iwait_begin(std::vector<MPI_Request>& receives) { active_target_->iwait_begin(receives); }
+  void iwait_begin(std::vector<MPI_Request>& receives) {
+    issue_queued_puts();
+    active_target_->iwait_begin(receives);
+  }
   void after_remote_writes() { active_target_->after_remote_writes(); }
 
   // Dynamic windows.
@@ -186,10 +221,12 @@ class Window {
   [[noreturn]] static void throw_range_error(const Transfer& t, MPI_Aint window_bytes);
   // Around every operation, inline: on the MPI path they are all the
   // library adds to MPI's own call.
-  void before_operation(const WinSettings& s, int target) {
+  // A queued put (queues_put) leaves what was queued before it queued.
+  void before_operation(const WinSettings& s, int target, bool queued = false) {
     activate();
     epoch_.check_access(target);
     epoch_.note_operation();
+    if (!queued) issue_queued_puts();
     // Ordered windows: an MPI-path operation still in flight to this target
     // completes before the next one starts (MPI offers nothing cheaper).
     if (s.ordered) ledger_->flush(slot_of(s), target, mpi_window(s));
@@ -199,6 +236,18 @@ class Window {
     // Direct copies are complete on return; ordered windows also keep their
     // stores from being reordered with the next operation's.
     if (s.ordered) std::atomic_thread_fence(std::memory_order_release);
+  }
+  // Ordered windows in a program that calls MPI from one thread at a time
+  // queue their CMA puts (CmaWriteQueue: one system call for several, in
+  // order) until the next operation that is not queued or the next
+  // synchronization call. Under MPI_THREAD_MULTIPLE two threads could add
+  // at once, so each put is issued on its own.
+  bool queues_put(const WinSettings& s, const DirectTarget& d, Completion completion) const {
+    return queue_ordered_puts_ && s.ordered && d.mode == DirectTarget::Mode::cma &&
+           completion == Completion::by_synchronization;
+  }
+  void issue_queued_puts() {
+    if (!queued_puts_.empty()) queued_puts_.issue();
   }
   int slot_of(const WinSettings& s) const { return s.thread_scope ? thread_slot(thread_slots()) : 0; }
   void free_windows() noexcept;
@@ -223,6 +272,8 @@ class Window {
   long cma_min_bytes_ = 0;
   NodePath node_path_ = NodePath::automatic;
   PtracePeers ptrace_peers_ = PtracePeers::widen;
+  bool queue_ordered_puts_ = false;
+  CmaWriteQueue queued_puts_;
   Epoch epoch_;
   std::unique_ptr<FlushLedger> ledger_;  // which MPI-path operations a flush still has to complete
   std::unique_ptr<ActiveTarget> active_target_;  // fence and PSCW on active_

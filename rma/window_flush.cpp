@@ -7,6 +7,7 @@ namespace mpix {
 
 void Window::flush(const WinSettings& s, int target, bool local) {
   activate();
+  issue_queued_puts();
   check_rank(target);
   epoch_.check_passive(target);
   // Only MPI windows with operations in flight to target are flushed: direct
@@ -23,6 +24,7 @@ void Window::flush(const WinSettings& s, int target, bool local) {
 
 void Window::flush_all(const WinSettings& s, bool local) {
   activate();
+  issue_queued_puts();
   epoch_.check_alive();
   if (!epoch_.passive()) epoch_.check_passive(0);
   for (int slot = 0; slot < thread_slots(); ++slot) {
@@ -38,6 +40,7 @@ void Window::flush_all(const WinSettings& s, bool local) {
 
 void Window::sync() {
   activate();
+  issue_queued_puts();
   epoch_.check_alive();
   std::atomic_thread_fence(std::memory_order_seq_cst);
   for (UniqueWin& w : passive_)

@@ -6,6 +6,7 @@ namespace mpix {
 
 void Window::lock(int lock_type, int target, int assert) {
   activate();
+  issue_queued_puts();
   epoch_.check_alive();
   check_rank(target);
   if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
@@ -16,6 +17,7 @@ void Window::lock(int lock_type, int target, int assert) {
 
 void Window::unlock(int target) {
   activate();
+  issue_queued_puts();
   check_rank(target);
   epoch_.unlock(target);
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock(target, w.get()), "MPI_Win_unlock");
@@ -25,12 +27,14 @@ void Window::unlock(int target) {
 
 void Window::lock_all(int assert) {
   activate();
+  issue_queued_puts();
   epoch_.lock_all();
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_lock_all(assert, w.get()), "MPI_Win_lock_all");
 }
 
 void Window::unlock_all() {
   activate();
+  issue_queued_puts();
   epoch_.unlock_all();
   for (UniqueWin& w : passive_) mpi_check(MPI_Win_unlock_all(w.get()), "MPI_Win_unlock_all");
   ledger_->mark_all_completed(-1);

@@ -1,10 +1,14 @@
-// GoogleTest main for MPI tests: MPI_THREAD_MULTIPLE, errors returned rather
-// than fatal (tests check them), rank 0 prints the run, other ranks print only
-// their own failures, and the exit code is the same on every rank.
+// GoogleTest main for MPI tests: MPI_THREAD_MULTIPLE (MPI_THREAD_SINGLE
+// when TEST_MPI_THREAD_LEVEL=single, for what the library does only
+// there), errors returned rather than fatal (tests check them), rank 0
+// prints the run, other ranks print only their own failures, and the exit
+// code is the same on every rank.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace {
 
@@ -24,8 +28,10 @@ class FailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const char* level = std::getenv("TEST_MPI_THREAD_LEVEL");
+  const int required = level != nullptr && std::strcmp(level, "single") == 0 ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE;
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Init_thread(&argc, &argv, required, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   ::testing::InitGoogleTest(&argc, argv);
@@ -37,7 +43,7 @@ int main(int argc, char** argv) {
     delete listeners.Release(listeners.default_result_printer());
     listeners.Append(new FailurePrinter(rank));
   }
-  int failed = RUN_ALL_TESTS() != 0 || provided < MPI_THREAD_MULTIPLE;
+  int failed = RUN_ALL_TESTS() != 0 || provided < required;
   MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
   return failed;

@@ -196,7 +196,11 @@ int MPIX_Request_is_settled(const MPIX_Request *request, int *flag);
  *   mpi_win_scope = process | thread   thread: a flush waits only for the
  *                                      calling thread's operations
  *   mpi_win_order = false | true       true: operations from one origin to one
- *                                      target complete in issue order
+ *                                      target complete in issue order (in a
+ *                                      program below MPI_THREAD_MULTIPLE, puts
+ *                                      into a node peer's memory by CMA may
+ *                                      wait, in order, for the next call that
+ *                                      is not such a put: a flush, say)
  * MPIX_Win_get_info returns the effective values (and "mpix_paths").
  */
 int MPIX_Win_create(void *base, MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *xcomm,

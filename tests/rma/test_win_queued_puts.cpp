@@ -1,0 +1,150 @@
+// Ordered windows in a single-threaded program queue their CMA puts and
+// issue them with one system call (CmaWriteQueue, rma/window.hpp). Run with
+// TEST_MPI_THREAD_LEVEL=single: under MPI_THREAD_MULTIPLE nothing queues.
+// Every check reads the target's memory, written by a node peer over CMA.
+#include <cstring>
+#include <string>
+
+#include "tests/rma/win_fixture.hpp"
+
+using namespace mpix_test;
+
+namespace {
+
+class WinQueuedPuts : public MpiTest, public ::testing::WithParamInterface<WinKind> {
+ protected:
+  void SetUp() override {
+    int level = MPI_THREAD_MULTIPLE;
+    MPI_Query_thread(&level);
+    ASSERT_EQ(level, MPI_THREAD_SINGLE) << "run with TEST_MPI_THREAD_LEVEL=single";
+  }
+  // Whether w reaches its node peers by CMA (not under a ptrace policy that
+  // forbids it), agreed by every rank.
+  static bool node_peers_by_cma(const TestWindow& w) {
+    MPIX_Info* used = nullptr;
+    MPIX_Win_get_info(w.win(), &used);
+    char paths[256] = {0};
+    int flag = 0;
+    MPIX_Info_get(used, "mpix_paths", sizeof(paths) - 1, paths, &flag);
+    MPIX_Info_free(&used);
+    int cma = std::strstr(paths, "node:cma") != nullptr ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &cma, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return cma == 1;
+  }
+  // Collective: every rank's window holds `initial`, then each origin opens
+  // its lock_all epoch.
+  static void fill_and_lock_all(const TestWindow& w, int initial) {
+    for (int i = 0; i < w.ints(); ++i) w.memory()[i] = initial;
+    MPI_Barrier(MPI_COMM_WORLD);
+    EXPECT_EQ(MPIX_Win_lock_all(0, w.win()), MPI_SUCCESS);
+  }
+};
+
+const std::vector<std::pair<std::string, std::string>> ordered = {{"mpi_win_order", "true"}};
+constexpr const char* no_cma = "no CMA between node peers here";
+
+constexpr int put_count = 40;  // more than one queue's worth (CmaWriteQueue::capacity)
+
+}  // namespace
+
+// Later puts to one element overwrite earlier ones in issue order, and a get
+// after them reads the last (it issues the queue first).
+TEST_P(WinQueuedPuts, LandInIssueOrder) {
+  const int p = world_size(), me = world_rank();
+  TestWindow w(GetParam(), 1 + put_count, ordered);
+  ASSERT_EQ(w.status(), MPI_SUCCESS);
+  if (!node_peers_by_cma(w)) GTEST_SKIP() << no_cma;
+  fill_and_lock_all(w, -1);
+  const int target = (me + 1) % p, source = (me + p - 1) % p;
+  int values[put_count];
+  for (int i = 0; i < put_count; ++i) {
+    values[i] = me * 1000 + i;
+    ASSERT_EQ(MPIX_Put(&values[i], 1, MPI_INT, target, w.disp(target, 0), 1, MPI_INT, w.win()), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Put(&values[i], 1, MPI_INT, target, w.disp(target, 1 + i), 1, MPI_INT, w.win()), MPI_SUCCESS);
+  }
+  int last = -1;
+  ASSERT_EQ(MPIX_Get(&last, 1, MPI_INT, target, w.disp(target, 0), 1, MPI_INT, w.win()), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Win_flush(target, w.win()), MPI_SUCCESS);
+  EXPECT_EQ(last, values[put_count - 1]);
+  ASSERT_EQ(MPIX_Win_unlock_all(w.win()), MPI_SUCCESS);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(w.memory()[0], source * 1000 + put_count - 1);
+  for (int i = 0; i < put_count; ++i) EXPECT_EQ(w.memory()[1 + i], source * 1000 + i) << "element " << 1 + i;
+}
+
+// A queued put waits for the next synchronization call: a barrier alone
+// does not make it land, the origin's flush does. (MPI allows either; this
+// shows the queue is in use.)
+TEST_P(WinQueuedPuts, WaitForTheNextSynchronizationCall) {
+  const int p = world_size(), me = world_rank();
+  TestWindow w(GetParam(), 1, ordered);
+  ASSERT_EQ(w.status(), MPI_SUCCESS);
+  if (!node_peers_by_cma(w)) GTEST_SKIP() << no_cma;
+  fill_and_lock_all(w, -1);
+  const int target = (me + 1) % p, mine = 100 + me;
+  ASSERT_EQ(MPIX_Put(&mine, 1, MPI_INT, target, w.disp(target, 0), 1, MPI_INT, w.win()), MPI_SUCCESS);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(w.load(0), -1) << "the put was not queued";
+  MPI_Barrier(MPI_COMM_WORLD);
+  ASSERT_EQ(MPIX_Win_flush(target, w.win()), MPI_SUCCESS);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(w.load(0), 100 + (me + p - 1) % p);
+  ASSERT_EQ(MPIX_Win_unlock_all(w.win()), MPI_SUCCESS);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// MPIX_Rput's request means the origin buffer is free again: never queued.
+TEST_P(WinQueuedPuts, RputIsNotQueued) {
+  const int p = world_size(), me = world_rank();
+  TestWindow w(GetParam(), 1, ordered);
+  ASSERT_EQ(w.status(), MPI_SUCCESS);
+  if (!node_peers_by_cma(w)) GTEST_SKIP() << no_cma;
+  fill_and_lock_all(w, -1);
+  const int target = (me + 1) % p;
+  int buffer = 5;
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Rput(&buffer, 1, MPI_INT, target, w.disp(target, 0), 1, MPI_INT, w.win(), &request), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+  buffer = 6;
+  ASSERT_EQ(MPIX_Win_unlock_all(w.win()), MPI_SUCCESS);
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_EQ(w.load(0), 5);
+}
+
+// Data then flag, many rounds, no flush until the end: whenever the target
+// sees a round's flag it sees that round's data, across queue boundaries.
+TEST_P(WinQueuedPuts, FlagNeverOvertakesData) {
+  constexpr int chunk = 256, rounds = 2000;
+  const int p = world_size(), me = world_rank();
+  TestWindow w(GetParam(), chunk + 1, ordered);
+  ASSERT_EQ(w.status(), MPI_SUCCESS);
+  if (!node_peers_by_cma(w)) GTEST_SKIP() << no_cma;
+  fill_and_lock_all(w, 0);
+  const int target = (me + 1) % p;
+  std::vector<std::vector<int>> data(rounds + 1, std::vector<int>(chunk));
+  std::vector<int> flags(rounds + 1);
+  int early = 0, failed_calls = 0;
+  // Puts interleave with polling: a rank is both an origin and a target.
+  for (int r = 1; r <= rounds; ++r) {
+    std::fill(data[r].begin(), data[r].end(), r);
+    flags[r] = r;
+    failed_calls += MPIX_Put(data[r].data(), chunk, MPI_INT, target, w.disp(target, 0), chunk, MPI_INT, w.win()) != 0;
+    failed_calls += MPIX_Put(&flags[r], 1, MPI_INT, target, w.disp(target, chunk), 1, MPI_INT, w.win()) != 0;
+    const int flag = w.load(chunk);
+    if (w.load(0) < flag || w.load(chunk - 1) < flag) ++early;
+  }
+  failed_calls += MPIX_Win_flush_all(w.win()) != 0;
+  MPI_Barrier(MPI_COMM_WORLD);  // every origin has flushed: all flags are in
+  EXPECT_EQ(failed_calls, 0);
+  EXPECT_EQ(early, 0) << "the flag overtook the data";
+  EXPECT_EQ(w.load(chunk), rounds);
+  EXPECT_EQ(w.load(0), rounds);
+  ASSERT_EQ(MPIX_Win_unlock_all(w.win()), MPI_SUCCESS);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Created windows: allocated ones reach node peers through shared memory
+// (stores, nothing to queue), dynamic ones through MPI RMA.
+INSTANTIATE_TEST_SUITE_P(Kinds, WinQueuedPuts, ::testing::Values(WinKind::created),
+                         [](const ::testing::TestParamInfo<WinKind>& info) { return kind_name(info.param); });
