@@ -13,9 +13,9 @@
 // an earlier one's, so there queue_orders_stores is false and the window
 // issues each operation on its own.
 //
-// Invariants: every queued write goes to pid(); the origin bytes are read
-// only when issue() runs (the caller keeps them, as MPI's origin buffers,
-// until then); issue() empties the queue even when the call fails.
+// Invariants: every queued write goes to one process (pid_); the origin bytes
+// are read only when issue() runs (the caller keeps them, as MPI's origin
+// buffers, until then); issue() empties the queue even when it fails.
 #pragma once
 
 #include <sys/types.h>
