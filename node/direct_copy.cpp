@@ -15,23 +15,34 @@ namespace {
 const char probe_byte = 42;
 
 void cma_copy(pid_t pid, std::uintptr_t remote, void* local, std::size_t bytes, bool write) {
-  // One call may move less than asked (signals, page limits): loop.
-  char* here = static_cast<char*>(local);
-  while (bytes > 0) {
-    iovec l{here, bytes};
-    iovec r{reinterpret_cast<void*>(remote), bytes};
-    const ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
+  iovec l{local, bytes};
+  iovec r{reinterpret_cast<void*>(remote), bytes};
+  cma_copy_vectors(pid, &l, &r, 1, write);
+}
+
+}  // namespace
+
+void cma_copy_vectors(pid_t pid, iovec* local, iovec* remote, int count, bool write) {
+  // One call may move less than asked (signals, page limits). Local and
+  // remote iovecs pair up with equal lengths, so the next call resumes both
+  // at the same element and offset.
+  int first = 0;
+  while (first < count) {
+    const ssize_t n = write ? process_vm_writev(pid, local + first, count - first, remote + first, count - first, 0)
+                            : process_vm_readv(pid, local + first, count - first, remote + first, count - first, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
       throw Error(MPI_ERR_OTHER, std::string(write ? "process_vm_writev" : "process_vm_readv") + " to pid " +
                                      std::to_string(pid) + " failed: " + std::strerror(errno));
-    here += n;
-    remote += static_cast<std::uintptr_t>(n);
-    bytes -= static_cast<std::size_t>(n);
+    std::size_t done = static_cast<std::size_t>(n);
+    while (first < count && done >= local[first].iov_len) done -= local[first++].iov_len;
+    if (done > 0)
+      for (iovec* element : {local + first, remote + first}) {
+        element->iov_base = static_cast<char*>(element->iov_base) + done;
+        element->iov_len -= done;
+      }
   }
 }
-
-}  // namespace
 
 void DirectTarget::put(MPI_Aint offset, const void* origin, std::size_t bytes) const {
   if (bytes == 0) return;

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -25,6 +26,11 @@ struct DirectTarget {
   void put(MPI_Aint offset, const void* origin, std::size_t bytes) const;
   void get(MPI_Aint offset, void* origin, std::size_t bytes) const;
 };
+
+// Copies count pairs of iovecs (local[i] and remote[i] of equal length) to
+// pid's memory (write) or from it, in order, one system call unless a call
+// stops short; the iovecs are advanced in place. Throws Error on failure.
+void cma_copy_vectors(pid_t pid, iovec* local, iovec* remote, int count, bool write);
 
 // Whether this process may copy into pid's memory: reads one byte at address.
 // On failure, why names the reason (ptrace policy, container, ...).

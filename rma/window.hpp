@@ -220,8 +220,8 @@ class Window {
   [[noreturn]] static void throw_target_rank_error(int target, int size);
   [[noreturn]] static void throw_range_error(const Transfer& t, MPI_Aint window_bytes);
   // Around every operation, inline: on the MPI path they are all the
-  // library adds to MPI's own call.
-  // A queued put (queues_put) leaves what was queued before it queued.
+  // library adds to MPI's own call. An operation that is not queued first
+  // issues the queued puts; a queued one (queues_put) joins them.
   void before_operation(const WinSettings& s, int target, bool queued = false) {
     activate();
     epoch_.check_access(target);
