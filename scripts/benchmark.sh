@@ -33,8 +33,8 @@
 #              scheduler's slices). Arguments go to bench_neighbor_scaling.
 #   copy_floor the floor of an on-node exchange in the application loop on
 #              this machine now (2 ranks): staged and single-copy exchanges
-#              through shared memory beside MPI_Alltoallv, interleaved, no
-#              library code; one table per launch. Arguments go to
+#              through shared memory (no library code) beside MPI_Alltoallv
+#              and auto, interleaved; one table per launch. Arguments go to
 #              bench_copy_floor, e.g. --sizes 4096,32768.
 # MPI=openmpi builds and runs against Open MPI (default: MPICH); results
 # then go to results/<name>-openmpi/.
