@@ -42,6 +42,11 @@ def parse_args():
 
 def main():
     args = parse_args()
+    # The dynamic loader only warns about a library it cannot preload, and
+    # the program then runs plain: a wrong path would compare MPI with itself.
+    args.intercept = os.path.abspath(args.intercept)
+    if not os.path.isfile(args.intercept):
+        raise SystemExit(f"--intercept: no such file: {args.intercept}")
     os.makedirs(args.outdir, exist_ok=True)
     print(environment_header())
     variants = {"plain": {}, "preloaded": {"LD_PRELOAD": args.intercept, "MPIX_VERBOSE": "1"}}
@@ -62,6 +67,8 @@ def main():
                         rows.append({**row, "variant": variant, "launch": launch, "loop": loop})
                     if "WRONG" in output[0]:
                         raise SystemExit(f"{variant} launch delivered wrong data:\n{output[0]}")
+                    if variant == "preloaded" and "cannot be preloaded" in output[0]:
+                        raise SystemExit(f"the preloaded launch ran without the drop-in:\n{output[0]}")
                     agreement_us += [float(m) for m in re.findall(r"agreements \(([0-9.]+) us each", output[0])]
     write_csv(rows, os.path.join(args.outdir, "dropin.csv"))
 
