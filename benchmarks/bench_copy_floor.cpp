@@ -33,80 +33,55 @@
 #include <mpix/mpix.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <new>
 #include <string>
 #include <vector>
 
-#include <sched.h>
-
+#include "benchmarks/pair_segment.hpp"
 #include "tools/command_line.hpp"
 #include "tools/timing.hpp"
 
 namespace {
 
+using mpix_bench::PairSegment;
 using namespace mpix_timing;
 
-constexpr std::size_t line = 64;
-
-// One rank's part of the shared segment: its two flags on their own lines,
-// then its staging block and its shared send buffer (self block, peer block).
-struct Part {
-  alignas(line) std::atomic<std::uint64_t> ready;
-  alignas(line) std::atomic<std::uint64_t> done;
-};
+constexpr std::size_t line = PairSegment::line;
 
 // The byte at offset `at` of the block from rank `from` to rank `to`.
 unsigned char value(int from, int to, std::uint64_t seq, std::size_t at) {
   return static_cast<unsigned char>(from * 29 + to * 13 + seq * 7 + at / line);
 }
 
-void wait_for(const std::atomic<std::uint64_t>& flag, std::uint64_t seq) {
-  int polls = 0;
-  while (flag.load(std::memory_order_acquire) < seq)
-    if (++polls > 4096) sched_yield();
-}
-
 class ThroughMemory {
  public:
-  ThroughMemory(MPI_Comm node, std::size_t bytes) : bytes_(bytes) {
+  // Each rank's region of the segment: its staging block, then its shared
+  // send buffer (self block, peer block).
+  ThroughMemory(MPI_Comm node, std::size_t bytes) : bytes_(bytes), segment_(node, 3 * PairSegment::round_up(bytes)) {
     MPI_Comm_rank(node, &rank_);
-    const std::size_t part = sizeof(Part) + 3 * round_up(bytes);
-    part_bytes_ = round_up(part);
-    char* mine = nullptr;
-    MPI_Win_allocate_shared(static_cast<MPI_Aint>(part_bytes_), 1, MPI_INFO_NULL, node, &mine, &window_);
-    MPI_Aint size = 0;
-    int unit = 0;
-    char* theirs = nullptr;
-    MPI_Win_shared_query(window_, 1 - rank_, &size, &unit, &theirs);
-    me_ = layout(mine);
-    peer_ = layout(theirs);
-    new (me_.flags) Part{};
     heap_send_.assign(2 * bytes, 0);
     heap_recv_.assign(2 * bytes, 0);
     counts_[0] = counts_[1] = displs_[1] = static_cast<int>(bytes);
     displs_[0] = 0;
-    MPI_Barrier(node);
   }
-  ~ThroughMemory() { MPI_Win_free(&window_); }
 
   // One iteration, single copy or staged; false if the data was wrong.
   bool exchange(bool single_copy) {
-    const std::uint64_t seq = ++seq_, turn = ++turns_;
+    const std::uint64_t seq = ++seq_;
     const std::size_t mine = static_cast<std::size_t>(rank_) * bytes_, theirs = bytes_ - mine;
     // The peer has read what this turn overwrites (at the last turn).
-    wait_for(peer_.flags->done, turn - 1);
-    unsigned char* send = single_copy ? me_.send : heap_send_.data();
+    const std::uint64_t turn = segment_.begin_turn();
+    unsigned char* send = single_copy ? shared_send(segment_.mine(turn)) : heap_send_.data();
     produce(send, seq);
     std::memcpy(heap_recv_.data() + mine, send + mine, bytes_);  // the self block
-    if (!single_copy) std::memcpy(me_.stage, send + theirs, bytes_);
-    me_.flags->ready.store(turn, std::memory_order_release);
-    wait_for(peer_.flags->ready, turn);
-    std::memcpy(heap_recv_.data() + theirs, single_copy ? peer_.send + mine : peer_.stage, bytes_);
-    me_.flags->done.store(turn, std::memory_order_release);
+    if (!single_copy) std::memcpy(segment_.mine(turn), send + theirs, bytes_);
+    segment_.publish(turn);
+    segment_.wait_for_peer(turn);
+    const unsigned char* peer = segment_.peers(turn);
+    std::memcpy(heap_recv_.data() + theirs, single_copy ? shared_send(peer) + mine : peer, bytes_);
+    segment_.release_peer(turn);
     return consume(seq);
   }
 
@@ -143,15 +118,9 @@ class ThroughMemory {
   }
 
  private:
-  struct View {
-    Part* flags;
-    unsigned char *stage, *send;
-  };
-  static std::size_t round_up(std::size_t n) { return (n + line - 1) / line * line; }
-  View layout(char* base) const {
-    auto* bytes = reinterpret_cast<unsigned char*>(base);
-    unsigned char* stage = bytes + sizeof(Part);
-    return {reinterpret_cast<Part*>(base), stage, stage + round_up(bytes_)};
+  template <class Byte>
+  Byte* shared_send(Byte* region) const {
+    return region + PairSegment::round_up(bytes_);
   }
   // Block k of this rank's send buffer goes to rank k (2 ranks): write
   // every line of both.
@@ -169,14 +138,12 @@ class ThroughMemory {
     return ok;
   }
 
-  std::size_t bytes_, part_bytes_ = 0;
+  std::size_t bytes_;
+  PairSegment segment_;
   int counts_[2], displs_[2];
   int rank_ = 0;
-  MPI_Win window_ = MPI_WIN_NULL;
-  View me_{}, peer_{};
   std::vector<unsigned char> heap_send_, heap_recv_;
-  std::uint64_t seq_ = 0;    // iterations of every competitor: the data's version
-  std::uint64_t turns_ = 0;  // exchanges through the segment: the flags' values
+  std::uint64_t seq_ = 0;  // iterations of every competitor: the data's version
 };
 
 }  // namespace

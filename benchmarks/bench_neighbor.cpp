@@ -6,14 +6,23 @@
 // inside each repeat; per size and competitor: the median per-iteration time
 // (max over ranks) over repeats, its min..max, and what auto ran. The data
 // is checked after each timed block.
+//
+// At 2 ranks of one node, `staged` is the same loop with no library code:
+// each rank copies its two blocks into a shared segment (two buffers used
+// in turn, as the node channel's rings are) and raises a flag, the peer
+// copies them out (benchmarks/pair_segment.hpp). It is what two copies
+// through memory cost on this machine now, the floor of MPI's eager path
+// and of the node channel, in the same launch as the others.
 #include <mpix/mpix.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "benchmarks/pair_segment.hpp"
 #include "tools/command_line.hpp"
 #include "tools/timing.hpp"
 
@@ -75,6 +84,15 @@ struct Ring {
     }
     return true;
   }
+  // Every checked byte made what iteration `it` would not deliver: the
+  // competitor that ran before cannot pass for this one.
+  void spoil(int it) {
+    for (int k = 0; k < 2; ++k) {
+      const int j = size == 2 ? k : 1 - k;
+      for (std::size_t i = 0; i < static_cast<std::size_t>(bytes); i += 64)
+        recv[k * bytes + i] = static_cast<unsigned char>(~value(neighbours[k], j, it, i / 64));
+    }
+  }
 };
 
 int iterations_for(long bytes) { return static_cast<int>(std::clamp<long>((32L << 20) / (2 * bytes), 200, 5000)); }
@@ -87,12 +105,13 @@ struct Sample {
   std::string ran;
 };
 
-Sample run(Ring& ring, const std::string& competitor, int iterations) {
+// staged: segment is the pair's, regions of both blocks (null: not asked for).
+Sample run(Ring& ring, const std::string& competitor, int iterations, mpix_bench::PairSegment* segment) {
   Sample s;
   MPIX_Comm* comm = nullptr;
   MPIX_Request* request = nullptr;
-  const bool mpi = competitor == "mpi";
-  if (!mpi) {
+  const bool mpi = competitor == "mpi", staged = competitor == "staged";
+  if (!mpi && !staged) {
     MPIX_Comm_init(&comm, ring.graph);
     MPIX_Info* info = nullptr;
     MPIX_Info_init(&info);
@@ -108,6 +127,14 @@ Sample run(Ring& ring, const std::string& competitor, int iterations) {
     if (mpi) {
       MPI_Neighbor_alltoallv(ring.send.data(), ring.counts.data(), ring.displs.data(), MPI_BYTE, ring.recv.data(),
                              ring.counts.data(), ring.displs.data(), MPI_BYTE, ring.graph);
+    } else if (staged) {
+      // At 2 ranks the peer's k-th block is my k-th: both blocks go as one.
+      const std::uint64_t turn = segment->begin_turn();
+      std::memcpy(segment->mine(turn), ring.send.data(), ring.send.size());
+      segment->publish(turn);
+      segment->wait_for_peer(turn);
+      std::memcpy(ring.recv.data(), segment->peers(turn), ring.recv.size());
+      segment->release_peer(turn);
     } else {
       MPIX_Start(request);
       MPIX_Wait(request, MPI_STATUS_IGNORE);
@@ -116,6 +143,7 @@ Sample run(Ring& ring, const std::string& competitor, int iterations) {
   };
   // auto settles its tournament within MPIX_AUTO_SETTLE (100) iterations.
   for (int it = 0; it < 150; ++it) iteration(it);
+  ring.spoil(iterations - 1);
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
   for (int it = 0; it < iterations; ++it) iteration(it);
@@ -124,7 +152,7 @@ Sample run(Ring& ring, const std::string& competitor, int iterations) {
   MPI_Allreduce(MPI_IN_PLACE, &valid, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   s.valid = valid != 0;
   s.ran = competitor;
-  if (!mpi) {
+  if (!mpi && !staged) {
     char ran[MPIX_MAX_OBJECT_NAME];
     int length = 0;
     MPIX_Request_get_algorithm(request, ran, &length);
@@ -143,25 +171,37 @@ int main(int argc, char** argv) {
   CLI::App app("Times the neighbourhood Alltoallv of a ring graph, MPI's own call and MPIX's interleaved.",
                "bench_neighbor");
   app.add_option("--bytes", o.bytes, "bytes per edge, comma-separated")->delimiter(',')->capture_default_str();
-  app.add_option("--algorithms", o.competitors, "mpi (MPI_Neighbor_alltoallv) or neighbourhood registry names")
+  app.add_option("--algorithms", o.competitors,
+                 "mpi (MPI_Neighbor_alltoallv), staged (no library code; 2 ranks of one node) or neighbourhood "
+                 "registry names")
       ->delimiter(',')
       ->capture_default_str();
   app.add_option("--repeats", o.repeats, "interleaved rounds")->check(CLI::Range(1, 1000))->capture_default_str();
   parse_or_exit(app, argc, argv);
-  int rank = 0;
+  int rank = 0, ranks = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  const bool with_staged = std::find(o.competitors.begin(), o.competitors.end(), "staged") != o.competitors.end();
+  if (with_staged && (ranks != 2 || node_size != 2))
+    exit_with_error("bench_neighbor", "staged runs on exactly 2 ranks of one node");
   if (rank == 0)
     std::printf("%-10s %-18s %12s %12s %12s %8s %s\n", "bytes", "competitor", "median[us]", "min[us]", "max[us]",
                 "÷mpi", "ran (valid)");
   bool all_valid = true;
   for (long bytes : o.bytes) {
     Ring ring(bytes);
+    std::optional<mpix_bench::PairSegment> segment;
+    if (with_staged) segment.emplace(node, ring.send.size(), 2);
     const int iterations = iterations_for(bytes);
     std::vector<std::vector<double>> times(o.competitors.size());
     std::vector<Sample> last(o.competitors.size());
     for (int r = 0; r < o.repeats; ++r)
       for (std::size_t c = 0; c < o.competitors.size(); ++c) {
-        last[c] = run(ring, o.competitors[c], iterations);
+        last[c] = run(ring, o.competitors[c], iterations, segment ? &*segment : nullptr);
         times[c].push_back(last[c].iteration_us);
         all_valid = all_valid && last[c].valid;
       }
@@ -174,6 +214,7 @@ int main(int argc, char** argv) {
                   last[c].valid ? "ok" : "WRONG DATA");
     }
   }
+  MPI_Comm_free(&node);
   MPI_Finalize();
   return all_valid ? 0 : 1;
 }

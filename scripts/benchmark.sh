@@ -26,7 +26,8 @@
 #              256 KiB per edge), application loop, heap: MPI's own
 #              MPI_Neighbor_alltoallv against MPIX_Neighbor_alltoallv_init,
 #              interleaved; one table per launch. Arguments go to
-#              bench_neighbor, e.g. --algorithms mpi,auto,channel.
+#              bench_neighbor, e.g. --algorithms mpi,staged,auto (staged:
+#              the ring through shared memory, no library code).
 #   neighbor_scaling  a neighbourhood request's per-rank heap bytes and init
 #              time on a 2D stencil graph (degree 4) at RANKS=4,8,16,32
 #              (oversubscribed: read the bytes; the init times include the
