@@ -84,8 +84,8 @@ struct Ring {
     }
     return true;
   }
-  // Every checked byte made what iteration `it` would not deliver: the
-  // competitor that ran before cannot pass for this one.
+  // Sets every checked byte to what iteration `it` does not deliver, so
+  // that what the competitor before left cannot pass for this one's data.
   void spoil(int it) {
     for (int k = 0; k < 2; ++k) {
       const int j = size == 2 ? k : 1 - k;
