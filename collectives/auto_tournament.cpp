@@ -284,8 +284,10 @@ void AutoTournament::check_drift() {
   ++reruns_;
   log("mpix-rma: auto: the period of %s drifted from %.2f to %.2f us (re-run %d of %d)", name(running_),
       reference_us_, watched.median_us, reruns_, rule_.reruns);
-  measured_[static_cast<std::size_t>(running_)] = watched;
+  // The others' periods are from the verdict's tournament: so is the
+  // running one's that they are compared with.
   std::vector<int> entrants = rerun_entrants(measured_, running_, baseline_, rule_);
+  measured_[static_cast<std::size_t>(running_)] = watched;
   for (int i : suspects_)  // a re-run re-tries them as well
     if (std::find(entrants.begin(), entrants.end(), i) == entrants.end()) entrants.push_back(i);
   suspects_.clear();

@@ -216,7 +216,7 @@ std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int 
   for (int i = 0; i < static_cast<int>(measured.size()); ++i) {
     const PeriodMeasure& m = measured[static_cast<std::size_t>(i)];
     if (i == running || i == baseline || !m.measured()) continue;
-    if (reference <= 0 || m.median_us <= rule.within * reference) entrants.push_back(i);
+    if (reference <= 0 || m.median_us <= rule.cut * reference) entrants.push_back(i);
   }
   const std::size_t fit = static_cast<std::size_t>(std::max(rule.settle_within / rule.trial_periods(), 0));
   if (entrants.size() > fit) entrants.resize(fit);

@@ -161,8 +161,11 @@ std::vector<int> suspect_losers(const Selection& selection, const std::vector<Pe
 bool mpi_recheck_due(const std::vector<PeriodMeasure>& measured, int winner, int baseline,
                      long expected_iterations, const TournamentRule& rule);
 
-// The entrants of a re-run: the running algorithm first, then those that
-// measured within rule.within of it, and the baseline.
+// The entrants of a re-run: the running algorithm first, the baseline, then
+// those not clearly slower than it (within rule.cut, as a trial cuts).
+// measured[running] must be its period from the same tournament as the
+// others', not the drifted one: a slowdown of everything would otherwise
+// let in algorithms that had lost by nearly twice.
 std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int running, int baseline,
                                 const TournamentRule& rule);
 

@@ -242,4 +242,8 @@ TEST(Tournament, AReRunTriesTheRunningTheBaselineAndTheCloseOnes) {
   const std::vector<PeriodMeasure> m = {{20, 1}, {10, 1}, {15, 1}, {50, 1}};
   EXPECT_EQ(mpix::rerun_entrants(m, 1, 0, {}), (std::vector<int>{1, 0, 2}));
   EXPECT_EQ(mpix::rerun_entrants(m, 0, 0, {}), (std::vector<int>{0, 1, 2}));
+  // Clearly slower (beyond rule.cut, 1.5) is out, however close to twice;
+  // the baseline is in however slow.
+  const std::vector<PeriodMeasure> n = {{30, 1}, {10, 1}, {14, 1}, {16, 1}, {19, 1}};
+  EXPECT_EQ(mpix::rerun_entrants(n, 1, 0, {}), (std::vector<int>{1, 0, 2}));
 }
