@@ -15,8 +15,9 @@
 // Two buffers in turn are what the node channel's rings do (a ring holds
 // two rounds): a rank then writes lines the peer read two turns ago, not
 // one. Where a turn is nothing but the exchange (no copy of a rank's own
-// block between them), that is much faster here: a ring of two 32 KiB
-// blocks each way took 13 us per turn with one buffer and 9.3 with two.
+// block between turns), that is much faster on this project's machine (the
+// README's ring section has the numbers); where it is not, it changes
+// nothing, so bench_copy_floor keeps one buffer.
 #pragma once
 
 #include <mpi.h>

@@ -29,7 +29,8 @@ struct TournamentRule {
   int mpi_untimed = 3;        // ... for MPI's own call (see with_mpi_warm_up)
   int timed = 8;              // timed periods per entrant; 0: no tournament
   int scout = 3;              // timed periods after which a clearly slower entrant is cut
-  double cut = 1.5;           // ... when its median is this factor above the best so far
+  double cut = 1.5;           // ... when its median is this factor above the best so far (and a re-run
+                              // leaves out what the winner beat by this factor)
   double init_share = 0.05;   // an entrant's init may cost this share of N * the prior's T_iter
   double drift = 0.3;         // relative change of the watched period that re-runs it
   int reruns = 3;             // re-runs per request
