@@ -48,7 +48,7 @@ int MPIX_Win_from_memhandle(const void* memhandle, MPI_Aint size, int disp_unit,
   return guarded(__func__, mpix::comm_of(parentwin), [&] {
     mpix::WindowHandle& parent = mpix::handle_of(parentwin);
     require(newwin != nullptr, MPI_ERR_ARG, "newwin is NULL");
-    const mpix::MemhandleData h = mpix::read_memhandle(memhandle);
+    const mpix::MemhandleData h = mpix::read_memhandle(memhandle, *parent.window());
     const mpix::WinSettings settings = mpix::apply_win_info(info ? &info->info : nullptr, {});
     *newwin = mpix::adopt(
         mpix::make_memhandle_win(parent.window(), parent.comm(), settings, h, size, disp_unit, target));
@@ -58,7 +58,7 @@ int MPIX_Win_from_memhandle(const void* memhandle, MPI_Aint size, int disp_unit,
 int MPIX_Memhandle_release(void* memhandle, MPIX_Win* parentwin) {
   return guarded(__func__, mpix::comm_of(parentwin), [&] {
     mpix::WindowHandle& parent = mpix::handle_of(parentwin);
-    mpix::release_memhandle(*parent.window(), mpix::read_memhandle(memhandle));
+    mpix::release_memhandle(*parent.window(), mpix::read_memhandle(memhandle, *parent.window()));
   });
 }
 

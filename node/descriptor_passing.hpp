@@ -9,8 +9,9 @@
 //
 // Protocol (collective over the node communicator, creation time only):
 //  - every rank binds a datagram socket to a kernel-chosen abstract address
-//    (autobind: unique, no file left behind, gone with the socket) and the
-//    addresses are allgathered;
+//    (autobind: unique, no file left behind, gone with the socket), asks the
+//    kernel for its senders' credentials (SO_PASSCRED), and the addresses
+//    are allgathered with each rank's pid and uid;
 //  - in round r = 1 .. n-1 a rank sends its descriptor to node rank me + r
 //    and then tells that rank, by an MPI message, whether the send worked,
 //    while it learns the same from node rank me - r. A datagram is queued at
@@ -21,7 +22,24 @@
 //    round may come first: each carries its sender's node rank and is kept
 //    until its round. A barrier every few rounds bounds what can queue at a
 //    receiver below the kernel's datagram queue length (net.unix.
-//    max_dgram_qlen, 10 by default), so no send ever blocks on a full queue.
+//    max_dgram_qlen, 10 by default), so no send of the job fills a queue.
+//
+// Trust: any local user can see an abstract name (/proc/net/unix) and send
+// to it; abstract names carry no permissions. So the node rank a datagram
+// names is only a claim. A datagram is taken only if both hold:
+//  - the kernel-written credentials (SCM_CREDENTIALS; a sender cannot forge
+//    them without CAP_SYS_ADMIN and CAP_SETUID, which already own every
+//    process of the user) name the claimed rank's pid and uid;
+//  - its source address is the claimed rank's bound abstract address, which
+//    no other socket can hold while that rank's socket lives.
+// Anything else is dropped (its descriptors closed unmapped) and counted.
+// Receives and sends never block (MSG_DONTWAIT), so a flood of forged
+// datagrams ends at worst in a fallback with its reason, never in a hang or
+// in a mapping of someone else's memory. The abstract namespace stays,
+// rather than a socket file in a private 0700 directory, because a killed
+// job then leaves nothing behind, and the checks above make being seen
+// harmless. Ranks in different pid namespaces see each other's pids
+// differently: their datagrams fail the check and the caller falls back.
 // Sockets of processes in different network namespaces cannot reach each
 // other: the send fails, and the caller falls back with the reason.
 #pragma once
@@ -62,6 +80,8 @@ class UniqueFd {
 struct SharedDescriptors {
   std::vector<UniqueFd> of;  // per node rank: its descriptor, received here; empty for this rank
   std::string why;           // empty if every peer's descriptor arrived; otherwise the first reason
+  int forged = 0;            // datagrams dropped: not sent by the node rank they named
+  std::string forged_from;   // the last dropped datagram's sender, as the kernel reported it
 };
 
 // Collective over node (every rank calls it, mine may be -1 for "none"):

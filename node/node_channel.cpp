@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -138,6 +139,11 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std:
   // permission needed), maps theirs, and closes the descriptors.
   SharedDescriptors shared = share_descriptor(comm.node(), segment_ ? segment_->fd() : -1);
   if (segment_) segment_->close_fd();
+  if (shared.forged > 0)
+    std::fprintf(stderr,
+                 "mpix-rma warning (node rank %d): node channel: dropped %d forged descriptor datagram(s), not sent "
+                 "by the node rank they named (last from %s)\n",
+                 node_rank_, shared.forged, shared.forged_from.c_str());
 
   peers_.resize(all.size());
   geometry_.resize(all.size());

@@ -5,13 +5,49 @@
 
 #include <unistd.h>
 
+#include <cstddef>
 #include <cstring>
+#include <limits>
 
 #include "src/error.hpp"
 
 namespace mpix {
 
 namespace {
+
+// SipHash-2-4 (Aumasson and Bernstein) of the 64-bit words w under key k.
+std::uint64_t siphash(const std::uint64_t k[2], const std::uint64_t* w, std::size_t words) {
+  std::uint64_t v0 = 0x736f6d6570736575ULL ^ k[0], v1 = 0x646f72616e646f6dULL ^ k[1];
+  std::uint64_t v2 = 0x6c7967656e657261ULL ^ k[0], v3 = 0x7465646279746573ULL ^ k[1];
+  auto rotl = [](std::uint64_t x, int b) { return (x << b) | (x >> (64 - b)); };
+  auto round = [&] {
+    v0 += v1, v1 = rotl(v1, 13), v1 ^= v0, v0 = rotl(v0, 32);
+    v2 += v3, v3 = rotl(v3, 16), v3 ^= v2;
+    v0 += v3, v3 = rotl(v3, 21), v3 ^= v0;
+    v2 += v1, v1 = rotl(v1, 17), v1 ^= v2, v2 = rotl(v2, 32);
+  };
+  auto absorb = [&](std::uint64_t m) {
+    v3 ^= m;
+    round(), round();
+    v0 ^= m;
+  };
+  for (std::size_t i = 0; i < words; ++i) absorb(w[i]);
+  absorb(static_cast<std::uint64_t>(words * 8) << 56);
+  v2 ^= 0xff;
+  round(), round(), round(), round();
+  return v0 ^ v1 ^ v2 ^ v3;
+}
+
+std::uint64_t seal_of(const MemhandleData& h, const Window& parent) {
+  static_assert(offsetof(MemhandleData, seal) % sizeof(std::uint64_t) == 0, "the sealed fields are whole words");
+  std::uint64_t words[offsetof(MemhandleData, seal) / sizeof(std::uint64_t)];
+  std::memcpy(words, &h, sizeof words);
+  return siphash(parent.handle_key().data(), words, sizeof words / sizeof words[0]);
+}
+
+[[noreturn]] void bad_field(const std::string& what) {
+  throw Error(MPI_ERR_ARG, "memhandle: " + what + " (corrupted, or not a handle of this parent window)");
+}
 
 void require_dynamic(const Window& parent) {
   if (parent.kind() != Window::Kind::dynamic)
@@ -154,15 +190,36 @@ MemhandleData create_memhandle(Window& parent, void* base, MPI_Aint size) {
   const HandleSlot slot = memory.open_handle();
   h.slot = slot.index;
   h.id = slot.id;
+  h.seal = seal_of(h, parent);
   return h;
 }
 
-MemhandleData read_memhandle(const void* memhandle) {
+MemhandleData read_memhandle(const void* memhandle, const Window& parent) {
+  require_dynamic(parent);
   if (memhandle == nullptr) throw Error(MPI_ERR_ARG, "memhandle is NULL");
   MemhandleData h;
   std::memcpy(&h, memhandle, sizeof h);
   if (h.magic != MemhandleData::magic_value)
     throw Error(MPI_ERR_ARG, "memhandle does not hold a handle from MPIX_Memhandle_create");
+  // The fields used as indices and sizes first, each named; then the seal,
+  // which catches any other change.
+  if (h.owner < 0 || h.owner >= parent.size())
+    bad_field("owner = " + std::to_string(h.owner) + " is not a rank of the parent window (size " +
+              std::to_string(parent.size()) + ")");
+  if (h.slot >= NodeMemory::table_slots)
+    bad_field("slot = " + std::to_string(h.slot) + " is outside the handle table (" +
+              std::to_string(NodeMemory::table_slots) + " slots)");
+  if (h.id == 0) bad_field("generation = 0 is never live");
+  if (h.reserved != 0) bad_field("reserved = " + std::to_string(h.reserved) + " is not 0");
+  if (h.size > static_cast<std::uint64_t>(std::numeric_limits<MPI_Aint>::max()))
+    bad_field("size = " + std::to_string(h.size) + " is larger than any memory");
+  if (h.memory.pid <= 0) bad_field("pid = " + std::to_string(h.memory.pid) + " is not a process");
+  if (h.memory.segment_fd >= 0 &&
+      (h.memory.segment_offset > h.memory.segment_size || h.size > h.memory.segment_size - h.memory.segment_offset))
+    bad_field("size = " + std::to_string(h.size) + " at offset " + std::to_string(h.memory.segment_offset) +
+              " reaches past its " + std::to_string(h.memory.segment_size) + "-byte segment");
+  if (h.seal != seal_of(h, parent))
+    bad_field("its fields do not match their seal (a field was changed after MPIX_Memhandle_create)");
   return h;
 }
 

@@ -5,6 +5,10 @@
 // lock_all epochs).
 #include "rma/window.hpp"
 
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <exception>
 
@@ -37,6 +41,15 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
   mpi_check(MPI_Comm_dup(xcomm_->global(), comm_.out()), "MPI_Comm_dup");
   mpi_check(MPI_Comm_rank(comm(), &rank_), "MPI_Comm_rank");
   mpi_check(MPI_Comm_group(comm(), group_.out()), "MPI_Comm_group");
+  if (kind == Kind::dynamic) {
+    // The key of the window's memory-handle seals: drawn on rank 0, known
+    // to the window's ranks only. Where the kernel has no random source
+    // (never on Linux 3.17 and up), the clock still tells windows apart.
+    if (rank_ == 0 && getrandom(handle_key_.data(), sizeof handle_key_, 0) != static_cast<ssize_t>(sizeof handle_key_))
+      handle_key_ = {static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()),
+                     static_cast<std::uint64_t>(getpid())};
+    mpi_check(MPI_Bcast(handle_key_.data(), 2, MPI_UINT64_T, 0, comm()), "MPI_Bcast");
+  }
 
   void* memory = kind == Kind::allocated ? nullptr : *base;
   if (kind == Kind::allocated) {

@@ -21,6 +21,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -85,6 +86,9 @@ class Window {
   Window& operator=(const Window&) = delete;
 
   Kind kind() const { return kind_; }
+  // Dynamic windows: a secret the window's ranks drew together at its
+  // creation, the key of its memory handles' seals (rma/memhandle.hpp).
+  const std::array<std::uint64_t, 2>& handle_key() const { return handle_key_; }
   MPI_Comm comm() const { return comm_.get(); }
   int rank() const { return rank_; }
   int size() const { return static_cast<int>(remotes_.size()); }
@@ -278,6 +282,7 @@ class Window {
   std::unique_ptr<FlushLedger> ledger_;  // which MPI-path operations a flush still has to complete
   std::unique_ptr<ActiveTarget> active_target_;  // fence and PSCW on active_
   std::string paths_;
+  std::array<std::uint64_t, 2> handle_key_{};
 };
 
 }  // namespace mpix

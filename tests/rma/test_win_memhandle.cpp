@@ -1,9 +1,11 @@
 // Memory handles: create, send, from_memhandle, put/get/accumulate, release,
 // and the errors of using a handle after its release, for user memory (CMA
 // or MPI RMA) and MPIX_Alloc_mem memory (load/store on the node).
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
 
 #include "tests/mpi_test.hpp"
@@ -33,7 +35,6 @@ class Memhandles : public MpiTest, public ::testing::WithParamInterface<Memory> 
       memory = own.data();
     }
     for (int i = 0; i < ints; ++i) memory[i] = -1;
-    int handle_size = 0;
     ASSERT_EQ(MPIX_Memhandle_create(memory, bytes, nullptr, parent, mine.data(), &handle_size), MPI_SUCCESS);
     ASSERT_GT(handle_size, 0);
     ASSERT_LE(handle_size, MPIX_MAX_MEMHANDLE_SIZE);
@@ -65,6 +66,7 @@ class Memhandles : public MpiTest, public ::testing::WithParamInterface<Memory> 
   std::array<char, MPIX_MAX_MEMHANDLE_SIZE> mine{};
   std::vector<char> handles;
   std::vector<MPIX_Win*> wins;
+  int handle_size = 0;
   bool released = false;
 };
 
@@ -125,6 +127,50 @@ TEST_P(Memhandles, MisuseIsReported) {
     EXPECT_EQ(error_class(MPIX_Memhandle_release(const_cast<char*>(handle_of(t)), parent)), MPI_ERR_ARG)
         << "only the owner releases";
   EXPECT_EQ(error_class(MPIX_Win_free(&parent)), MPI_ERR_WIN) << "handle windows are still alive";
+}
+
+// A handle is user memory: each of 1000 copies of a peer's handle gets
+// random bytes over a stretch of 1 to 8 bytes, every byte position in turn
+// (so every field), and must be refused as MPI_ERR_ARG on this rank, never
+// taken or turned into a signal.
+TEST_P(Memhandles, FuzzedHandlesAreRefused) {
+  const int t = (me + 1) % p;
+  std::mt19937_64 random(0x5eed + static_cast<unsigned>(me));
+  int taken = 0, wrong_class = 0;
+  for (int i = 0; i < 1000; ++i) {
+    std::array<char, MPIX_MAX_MEMHANDLE_SIZE> fuzzed;
+    std::memcpy(fuzzed.data(), handle_of(t), fuzzed.size());
+    const int at = i % handle_size;
+    const int length = std::min(1 + static_cast<int>(random() % 8), handle_size - at);
+    do {
+      for (int b = 0; b < length; ++b) fuzzed[static_cast<std::size_t>(at + b)] = static_cast<char>(random());
+    } while (std::memcmp(fuzzed.data() + at, handle_of(t) + at, static_cast<std::size_t>(length)) == 0);
+    MPIX_Win* w = nullptr;
+    const int rc = MPIX_Win_from_memhandle(fuzzed.data(), sizeof(int), sizeof(int), nullptr, t, parent, &w);
+    if (rc == MPI_SUCCESS) {
+      ++taken;
+      MPIX_Win_free(&w);
+    } else if (error_class(rc) != MPI_ERR_ARG) {
+      ++wrong_class;
+    }
+  }
+  EXPECT_EQ(taken, 0) << "fuzzed handles turned into windows";
+  EXPECT_EQ(wrong_class, 0) << "fuzzed handles refused with another class than MPI_ERR_ARG";
+  MPIX_Win* w = nullptr;
+  ASSERT_EQ(MPIX_Win_from_memhandle(handle_of(t), sizeof(int), sizeof(int), nullptr, t, parent, &w), MPI_SUCCESS)
+      << "the intact handle";
+  MPIX_Win_free(&w);
+}
+
+// A handle of another parent window fails its seal there.
+TEST_P(Memhandles, HandleOfAnotherParentIsRefused) {
+  MPIX_Win* other = nullptr;
+  ASSERT_EQ(MPIX_Win_create_dynamic(nullptr, comm, &other), MPI_SUCCESS);
+  const int t = (me + 1) % p;
+  MPIX_Win* w = nullptr;
+  EXPECT_EQ(error_class(MPIX_Win_from_memhandle(handle_of(t), sizeof(int), sizeof(int), nullptr, t, other, &w)),
+            MPI_ERR_ARG);
+  MPIX_Win_free(&other);
 }
 
 TEST_P(Memhandles, UseAfterReleaseIsDetectedByOwnerAndNodePeers) {
