@@ -1,5 +1,6 @@
 #include "intercept/exchange_pattern.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 
@@ -93,6 +94,11 @@ void ExchangePattern::describe(const CallArguments& call) {
   servable = false;
   in_place = call.in_place();
   largest_block = 0;
+  // A served call never reaches MPI's argument checks, so a buffer any MPI
+  // may reject is MPI's to judge: MPI_IN_PLACE to receive, the same buffer
+  // to send and receive (MPICH rejects that as MPI_ERR_BUFFER even for NULL
+  // buffers and zero counts), NULL where a block moves (checked below).
+  if (call.recvbuf == MPI_IN_PLACE || (!in_place && call.sendbuf == call.recvbuf)) return;
   recv_element = byte_movable_element(call.recvtype);
   if (recv_element == 0 ||
       !copy_checked(call.recvcounts, call.rdispls, call.recv_entries, recv_element, recvcounts, rdispls, largest_block))
@@ -108,6 +114,11 @@ void ExchangePattern::describe(const CallArguments& call) {
         !copy_checked(call.sendcounts, call.sdispls, call.send_entries, send_element, sendcounts, sdispls, largest_block))
       return;
   }
+  auto moves = [](const std::vector<int>& counts) {
+    return std::any_of(counts.begin(), counts.end(), [](int c) { return c > 0; });
+  };
+  if ((call.recvbuf == nullptr && moves(recvcounts)) || (!in_place && call.sendbuf == nullptr && moves(sendcounts)))
+    return;
   servable = true;
 }
 

@@ -15,6 +15,7 @@ namespace mpix::intercept {
 // and no allocation: what a rank remembers of every call, to see repeats.
 struct CallArguments {
   const void* sendbuf;
+  const void* recvbuf;
   const int* sendcounts;
   const int* sdispls;
   MPI_Datatype sendtype;
@@ -33,7 +34,10 @@ struct ExchangePattern {
   // False when this call cannot be served from a persistent request: a
   // datatype the drop-in does not move as bytes (not predefined, or derived
   // with holes or a layout of its own), counts or displacements that are
-  // negative or overflow an int in bytes. The call then goes to PMPI.
+  // negative or overflow an int in bytes, or buffers that some MPI rejects
+  // or that only MPI may judge (NULL, MPI_IN_PLACE as the receive buffer,
+  // the same buffer to send and receive). The call then goes to PMPI, which
+  // fails it exactly as it would without the drop-in.
   bool servable = false;
   bool in_place = false;
   MPI_Aint send_element = 0, recv_element = 0;  // bytes per element

@@ -118,8 +118,8 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   // were skipped is admitted at once; the others cost a comparison.
   if (now + static_cast<long>(recent_window) < skip_until_)
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
-  const CallArguments args{sendbuf,  sendcounts, sdispls, sendtype, recvcounts,
-                           rdispls,  recvtype,   send_entries_, recv_entries_};
+  const CallArguments args{sendbuf,  recvbuf,  sendcounts,    sdispls,      sendtype,
+                           recvcounts, rdispls, recvtype,      send_entries_, recv_entries_};
   const int repeats = local_repeats(args.hash());
   if (now < skip_until_)
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);

@@ -10,7 +10,12 @@
  *   mismatch:  rank 1 expects more elements from rank 0 than rank 0 sends
  *              (erroneous, but MPI need not detect it);
  *   null:      every rank passes a NULL receive buffer with nonzero counts
- *              (MPI_ERR_BUFFER, rejected before any data moves).
+ *              (MPI_ERR_BUFFER, rejected before any data moves);
+ *   aliased:   every rank passes NULL for both buffers with all counts zero,
+ *              in many calls in a row (MPICH rejects the aliased buffers
+ *              with MPI_ERR_BUFFER, Open MPI accepts them): the drop-in,
+ *              which could serve the repeated pattern, must leave every
+ *              such call to MPI (run with MPIX_INTERCEPT_MIN_BYTES=0).
  * A faulty call on one rank is, for the drop-in, a call like any other: its
  * calls clock and bookkeeping must stay those of the other ranks, or the
  * next call meets them in a different collective and hangs.
@@ -26,11 +31,12 @@
 #define BEFORE 12    /* good calls before the faulty one: served by then */
 #define AFTER 12     /* good calls after it */
 #define FAULTY 3     /* faulty calls in a row */
+#define REPEATED 60  /* aliased calls in a row: enough to admit and serve them */
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     if (argc < 2) {
-        fprintf(stderr, "usage: dropin_errors truncate|mismatch|null\n");
+        fprintf(stderr, "usage: dropin_errors truncate|mismatch|null|aliased\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char *mode = argv[1];
@@ -45,8 +51,9 @@ int main(int argc, char **argv) {
     int *rc = malloc(size * sizeof(int)), *rd = malloc(size * sizeof(int));
     int *send = malloc((size_t)size * 2 * BLOCK * sizeof(int)), *recv = malloc((size_t)size * 2 * BLOCK * sizeof(int));
     long wrong = 0;
-    for (int call = 0; call < BEFORE + FAULTY + AFTER; ++call) {
-        const int faulty = call >= BEFORE && call < BEFORE + FAULTY;
+    const int faulty_calls = strcmp(mode, "aliased") == 0 ? REPEATED : FAULTY;
+    for (int call = 0; call < BEFORE + faulty_calls + AFTER; ++call) {
+        const int faulty = call >= BEFORE && call < BEFORE + faulty_calls;
         for (int i = 0; i < size; ++i) {
             sc[i] = rc[i] = BLOCK;
             sd[i] = rd[i] = 2 * i * BLOCK;
@@ -55,8 +62,16 @@ int main(int argc, char **argv) {
         if (faulty && strcmp(mode, "truncate") == 0 && rank == 1) rc[0] = BLOCK / 2;
         if (faulty && strcmp(mode, "mismatch") == 0 && rank == 1) rc[0] = BLOCK + 8;
         if (faulty && strcmp(mode, "null") == 0) recvbuf = NULL;
+        const void *sendbuf = send;
+        if (faulty && strcmp(mode, "aliased") == 0) {
+            for (int i = 0; i < size; ++i) sc[i] = rc[i] = sd[i] = rd[i] = 0;
+            sendbuf = recvbuf = NULL;
+        }
         for (int i = 0; i < size * 2 * BLOCK; ++i) send[i] = rank * 1000003 + call * 7 + i, recv[i] = -1;
-        int err = MPI_Alltoallv(send, sc, sd, MPI_INT, recvbuf, rc, rd, MPI_INT, comm);
+        /* The aliased calls pass one counts and one displacements array for
+         * both sides, as MPICH's alias check requires. */
+        const int aliased = faulty && strcmp(mode, "aliased") == 0;
+        int err = MPI_Alltoallv(sendbuf, sc, sd, MPI_INT, recvbuf, aliased ? sc : rc, aliased ? sd : rd, MPI_INT, comm);
         int cls = MPI_SUCCESS;
         if (err != MPI_SUCCESS) MPI_Error_class(err, &cls);
         printf("rank %d call %d class %d\n", rank, call, cls);
