@@ -93,11 +93,15 @@ endfunction()
 #   ENVIRONMENT ...       variables for every rank
 #   NO_LEAK_CHECK         the job may end without MPI_Finalize: no leak check
 #   TIMEOUT s             300 unless given
-#   PASS re / FAIL re     the output must / must not match
+#   PASS re / FAIL re     the output must / must not match; with PASS the
+#                         command must also end with status EXIT
+#   EXIT n                the status a PASS test ends with (0 unless given;
+#                         nonzero: any but 0, for a job that must abort);
+#                         any other, a signal included, fails it
 #   SKIP re               output that marks the test skipped
 #   FIXTURES_SETUP f / FIXTURES_REQUIRED f
 function(mpix_add_test name)
-  cmake_parse_arguments(T "NO_LEAK_CHECK" "PROCS;TARGET;TIMEOUT;PASS;FAIL;SKIP;FIXTURES_SETUP;FIXTURES_REQUIRED"
+  cmake_parse_arguments(T "NO_LEAK_CHECK" "PROCS;TARGET;TIMEOUT;PASS;FAIL;SKIP;EXIT;FIXTURES_SETUP;FIXTURES_REQUIRED"
                         "RANKS;COMMAND;ARGS;WRAPPER;ENV_PER_RANK;ENVIRONMENT" ${ARGN})
   if(T_TARGET)
     set(program $<TARGET_FILE:${T_TARGET}>)
@@ -106,6 +110,19 @@ function(mpix_add_test name)
   endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
+  endif()
+  # CTest ignores the exit status of a test with an output pattern: the
+  # pattern may be printed before a crash, or by a job that should have
+  # aborted. One wrapper checks the status of all of them.
+  set(status_check "")
+  if(DEFINED T_PASS)
+    if(NOT DEFINED T_EXIT)
+      set(T_EXIT 0)
+    endif()
+    set(status_check bash ${PROJECT_SOURCE_DIR}/tests/exit_status.sh ${T_EXIT})
+    list(APPEND T_FAIL "exit_status: FAILED")
+  elseif(DEFINED T_EXIT)
+    message(FATAL_ERROR "mpix_add_test(${name}): EXIT needs PASS (CTest checks the status of other tests)")
   endif()
   set(environment "${MPIX_TEST_ENV}")
   if(T_NO_LEAK_CHECK)
@@ -129,7 +146,7 @@ function(mpix_add_test name)
     else()
       mpix_mpi_launch(command ${n} ENV_PER_RANK ${T_ENV_PER_RANK} COMMAND ${program} ${T_ARGS})
     endif()
-    add_test(NAME ${test} COMMAND ${T_WRAPPER} ${command})
+    add_test(NAME ${test} COMMAND ${status_check} ${T_WRAPPER} ${command})
     set_tests_properties(${test} PROPERTIES TIMEOUT ${T_TIMEOUT} ENVIRONMENT "${environment}")
     if(n GREATER 0)
       set_tests_properties(${test} PROPERTIES PROCESSORS ${n})
