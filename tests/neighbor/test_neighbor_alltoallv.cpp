@@ -138,6 +138,84 @@ INSTANTIATE_TEST_SUITE_P(Registry, NeighborOracle,
                            return std::get<0>(info.param) + "_" + graph_cases()[std::get<1>(info.param)].name;
                          });
 
+// Element types other than MPI_INT on both sides: MPI_DOUBLE, and a send
+// type whose extent differs from the receive type's (pairs of ints sent,
+// ints received, and the reverse), so that a displacement scaled by the
+// other side's extent lands elsewhere. On the ring and a random graph, as
+// MPI's own call delivers them.
+enum class TypeCase { doubles, pairs_to_ints, ints_to_pairs };
+using TypeParams = std::tuple<std::string, TypeCase>;
+class NeighborTypes : public MpiTest, public ::testing::WithParamInterface<TypeParams> {};
+
+TEST_P(NeighborTypes, DeliverAsMpiDoes) {
+  const auto& [algorithm, types] = GetParam();
+  MPI_Datatype pair = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(2, MPI_INT, &pair);
+  MPI_Type_commit(&pair);
+  // Per side: its datatype, and how many ints one of its elements is.
+  const bool doubles = types == TypeCase::doubles;
+  const MPI_Datatype send_type = doubles ? MPI_DOUBLE : types == TypeCase::pairs_to_ints ? pair : MPI_INT;
+  const MPI_Datatype recv_type = doubles ? MPI_DOUBLE : types == TypeCase::ints_to_pairs ? pair : MPI_INT;
+  const int send_ints = types == TypeCase::pairs_to_ints ? 2 : 1, recv_ints = types == TypeCase::ints_to_pairs ? 2 : 1;
+  for (const char* graph_name : {"ring", "random_large"}) {
+    const auto graph_case = std::find_if(graph_cases().begin(), graph_cases().end(),
+                                         [&](const GraphCase& c) { return std::string(c.name) == graph_name; });
+    RankView v = view_of(graph_case->edges(world_size()), world_rank());
+    // Counts and displacements are in pairs on a pair side: an edge of c
+    // ints carries c pairs (2c ints), so the int side counts twice as many.
+    const int unit = std::max(send_ints, recv_ints);
+    for (int& c : v.sendcounts) c *= unit / send_ints;
+    for (int& d : v.sdispls) d *= unit / send_ints;
+    for (int& c : v.recvcounts) c *= unit / recv_ints;
+    for (int& d : v.rdispls) d *= unit / recv_ints;
+    const std::size_t send_words = static_cast<std::size_t>(std::max(1, v.send_elements * unit)),
+                      recv_words = static_cast<std::size_t>(std::max(1, v.recv_elements * unit));
+    // Ints or doubles, one buffer type for both (the exchange moves bytes).
+    std::vector<double> send_d(send_words), recv_d(recv_words), oracle_d(recv_words);
+    std::vector<int> send_i(send_words), recv_i(recv_words), oracle_i(recv_words);
+    void* send = doubles ? static_cast<void*>(send_d.data()) : send_i.data();
+    void* recv = doubles ? static_cast<void*>(recv_d.data()) : recv_i.data();
+    void* oracle = doubles ? static_cast<void*>(oracle_d.data()) : oracle_i.data();
+    GraphComm g(adjacent_graph(v), algorithm);
+    MPIX_Request* request = nullptr;
+    const int rc = MPIX_Neighbor_alltoallv_init(send, v.sendcounts.data(), v.sdispls.data(), send_type, recv,
+                                                v.recvcounts.data(), v.rdispls.data(), recv_type, g.comm(), g.info(),
+                                                &request);
+    ASSERT_EQ(rc, MPI_SUCCESS) << graph_name << ": " << error_message(rc);
+    for (int it = 0; it < iterations() && !AnyRankFailed(); ++it) {
+      for (std::size_t i = 0; i < send_words; ++i) {
+        send_d[i] = world_rank() * 1e5 + it * 1e3 + static_cast<double>(i) + 0.25;
+        send_i[i] = world_rank() * 100000 + it * 1000 + static_cast<int>(i);
+      }
+      std::fill(recv_d.begin(), recv_d.end(), -7.5);
+      std::fill(recv_i.begin(), recv_i.end(), poison);
+      std::fill(oracle_d.begin(), oracle_d.end(), -7.5);
+      std::fill(oracle_i.begin(), oracle_i.end(), poison);
+      ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+      complete(request, it);
+      MPI_Neighbor_alltoallv(send, v.sendcounts.data(), v.sdispls.data(), send_type, oracle, v.recvcounts.data(),
+                             v.rdispls.data(), recv_type, g.graph());
+      if (doubles)
+        EXPECT_EQ(recv_d, oracle_d) << graph_name << ", iteration " << it;
+      else
+        EXPECT_EQ(recv_i, oracle_i) << graph_name << ", iteration " << it;
+    }
+    EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+  }
+  MPI_Type_free(&pair);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, NeighborTypes,
+                         ::testing::Combine(::testing::ValuesIn(neighbor_algorithm_names()),
+                                            ::testing::Values(TypeCase::doubles, TypeCase::pairs_to_ints,
+                                                              TypeCase::ints_to_pairs)),
+                         [](const ::testing::TestParamInfo<TypeParams>& info) {
+                           const TypeCase t = std::get<1>(info.param);
+                           return std::get<0>(info.param) + (t == TypeCase::doubles         ? "_doubles"
+                                                             : t == TypeCase::pairs_to_ints ? "_pairs_to_ints"
+                                                                                            : "_ints_to_pairs");
+                         });
+
 // MPI_Dist_graph_create, the general form: each rank names some edges of
 // its own (here: its out-edges), and MPI decides the order in which
 // MPI_Dist_graph_neighbors lists them. Counts depend on the pair only, so
