@@ -5,7 +5,7 @@
  *   fixed pattern and buffers; buffers rotating among three; free + malloc
  *   every call; forward/backward with the roles of the buffers swapped;
  *   counts changing every few calls; one rank whose arguments change while
- *   the others' do not; MPI_IN_PLACE; a derived contiguous type and a
+ *   the others' do not; one rank whose receive displacements alone change; MPI_IN_PLACE; a derived contiguous type and a
  *   non-contiguous one; a communicator freed and a new one made; two threads
  *   on two communicators; an exchange too small to serve; an
  *   intercommunicator and a one-rank communicator, which pass through.
@@ -195,6 +195,22 @@ static void one_rank_changes(MPI_Comm comm) {
     free(send), free(recv), free_pattern(&p);
 }
 
+/* After the pattern is served, the last rank receives its blocks 32
+ * elements further on, and nothing else changes on any rank: only its
+ * rdispls tell the calls apart. */
+static void only_rdispls_change(MPI_Comm comm) {
+    Pattern p = pattern(size_, rank_, 700, 0);
+    int *send = malloc(p.send_elements * sizeof(int)), *recv = malloc((p.recv_elements + 32) * sizeof(int));
+    for (int call = 0; call < 2 * CALLS; ++call) {
+        const int shift = call >= CALLS && call % 3 != 0 && rank_ == size_ - 1 ? 32 : 0;
+        for (int i = 0; i < size_; ++i) p.rd[i] += shift;
+        fill(send, p.send_elements, call);
+        checked_call("only rdispls change", call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
+        for (int i = 0; i < size_; ++i) p.rd[i] -= shift;
+    }
+    free(send), free(recv), free_pattern(&p);
+}
+
 static void in_place(MPI_Comm comm) {
     Pattern p = pattern(size_, rank_, 700, 0);  /* symmetric: what I send i is what i sends me */
     int *buf = malloc(p.recv_elements * sizeof(int));
@@ -270,6 +286,7 @@ int main(int argc, char **argv) {
     role_swap(scenario_comm("serve:role swap"));
     changing_counts(scenario_comm("serve:changing counts"));
     if (size_ >= 3) one_rank_changes(scenario_comm("serve:one rank changes"));
+    only_rdispls_change(scenario_comm("serve:only rdispls change"));
     in_place(scenario_comm("serve:in place"));
     derived_types(scenario_comm("serve:derived types"));
     freed_communicator();
