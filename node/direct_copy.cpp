@@ -3,6 +3,7 @@
 #include <sys/prctl.h>
 #include <sys/uio.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -13,6 +14,10 @@ namespace mpix {
 namespace {
 
 const char probe_byte = 42;
+
+// Relaxed: a count, read after the copies it counts have been synchronized
+// by other means; one uncontended increment beside a system call.
+std::atomic<std::uint64_t> cma_call_count{0};
 
 void cma_copy(pid_t pid, std::uintptr_t remote, void* local, std::size_t bytes, bool write) {
   iovec l{local, bytes};
@@ -28,6 +33,7 @@ void cma_copy_vectors(pid_t pid, iovec* local, iovec* remote, int count, bool wr
   // at the same element and offset.
   int first = 0;
   while (first < count) {
+    cma_call_count.fetch_add(1, std::memory_order_relaxed);
     const ssize_t n = write ? process_vm_writev(pid, local + first, count - first, remote + first, count - first, 0)
                             : process_vm_readv(pid, local + first, count - first, remote + first, count - first, 0);
     if (n < 0 && errno == EINTR) continue;
@@ -43,6 +49,8 @@ void cma_copy_vectors(pid_t pid, iovec* local, iovec* remote, int count, bool wr
       }
   }
 }
+
+std::uint64_t cma_calls() { return cma_call_count.load(std::memory_order_relaxed); }
 
 void DirectTarget::put(MPI_Aint offset, const void* origin, std::size_t bytes) const {
   if (bytes == 0) return;

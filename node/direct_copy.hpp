@@ -32,6 +32,10 @@ struct DirectTarget {
 // stops short; the iovecs are advanced in place. Throws Error on failure.
 void cma_copy_vectors(pid_t pid, iovec* local, iovec* remote, int count, bool write);
 
+// The CMA system calls (process_vm_readv/writev) this process has made: what
+// ran, not what was chosen, for tests and reports that claim a path.
+std::uint64_t cma_calls();
+
 // Whether this process may copy into pid's memory: reads one byte at address.
 // On failure, why names the reason (ptrace policy, container, ...).
 bool cma_reachable(pid_t pid, std::uintptr_t address, std::string& why);

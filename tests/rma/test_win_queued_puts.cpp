@@ -2,9 +2,13 @@
 // issue them with one system call (CmaWriteQueue, rma/window.hpp). Run with
 // TEST_MPI_THREAD_LEVEL=single: under MPI_THREAD_MULTIPLE nothing queues.
 // Every check reads the target's memory, written by a node peer over CMA.
+#include <unistd.h>
+
 #include <cstring>
 #include <string>
+#include <vector>
 
+#include "node/direct_copy.hpp"
 #include "tests/rma/win_fixture.hpp"
 
 using namespace mpix_test;
@@ -41,7 +45,36 @@ class WinQueuedPuts : public MpiTest, public ::testing::WithParamInterface<WinKi
 };
 
 const std::vector<std::pair<std::string, std::string>> ordered = {{"mpi_win_order", "true"}};
-constexpr const char* no_cma = "no CMA between node peers here";
+
+// Whether the kernel lets every rank CMA-read its next rank, agreed: the one
+// condition under which an ordered window may reach its node peers otherwise.
+bool cma_allowed_between_ranks() {
+  const int p = world_size(), me = world_rank();
+  long mine[2] = {static_cast<long>(getpid()), static_cast<long>(mpix::cma_probe_address())};
+  std::vector<long> all(2 * static_cast<std::size_t>(p));
+  MPI_Allgather(mine, 2, MPI_LONG, all.data(), 2, MPI_LONG, MPI_COMM_WORLD);
+  const int next = (me + 1) % p;
+  std::string why;
+  int allowed = mpix::cma_reachable(static_cast<pid_t>(all[2 * next]), static_cast<std::uintptr_t>(all[2 * next + 1]),
+                                    why)
+                    ? 1
+                    : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &allowed, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return allowed == 1;
+}
+
+}  // namespace
+
+// A test body's first check: the window reaches its node peers by CMA, or
+// the test is skipped, naming why, only where the kernel refuses CMA.
+#define SKIP_UNLESS_CMA(w)                                                                             \
+  if (!node_peers_by_cma(w)) {                                                                         \
+    ASSERT_FALSE(cma_allowed_between_ranks()) << "CMA works between these ranks, but the ordered "    \
+                                                 "window reaches its node peers another way";          \
+    GTEST_SKIP() << "the kernel refuses CMA between these ranks";                                      \
+  }
+
+namespace {
 
 constexpr int put_count = 40;  // more than one queue's worth (CmaWriteQueue::capacity)
 
@@ -53,7 +86,7 @@ TEST_P(WinQueuedPuts, LandInIssueOrder) {
   const int p = world_size(), me = world_rank();
   TestWindow w(GetParam(), 1 + put_count, ordered);
   ASSERT_EQ(w.status(), MPI_SUCCESS);
-  if (!node_peers_by_cma(w)) GTEST_SKIP() << no_cma;
+  SKIP_UNLESS_CMA(w);
   fill_and_lock_all(w, -1);
   const int target = (me + 1) % p, source = (me + p - 1) % p;
   int values[put_count];
@@ -63,9 +96,14 @@ TEST_P(WinQueuedPuts, LandInIssueOrder) {
     ASSERT_EQ(MPIX_Put(&values[i], 1, MPI_INT, target, w.disp(target, 1 + i), 1, MPI_INT, w.win()), MPI_SUCCESS);
   }
   int last = -1;
+  const std::uint64_t cma_before = mpix::cma_calls();
   ASSERT_EQ(MPIX_Get(&last, 1, MPI_INT, target, w.disp(target, 0), 1, MPI_INT, w.win()), MPI_SUCCESS);
   ASSERT_EQ(MPIX_Win_flush(target, w.win()), MPI_SUCCESS);
   EXPECT_EQ(last, values[put_count - 1]);
+  // The 2 * put_count puts went out queued: some CMA calls (the get's among
+  // them), far fewer than one per put.
+  const std::uint64_t calls = mpix::cma_calls() - cma_before;
+  if (target != me) EXPECT_TRUE(calls >= 1 && calls < static_cast<std::uint64_t>(put_count)) << calls << " CMA calls";
   ASSERT_EQ(MPIX_Win_unlock_all(w.win()), MPI_SUCCESS);
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_EQ(w.memory()[0], source * 1000 + put_count - 1);
@@ -79,7 +117,7 @@ TEST_P(WinQueuedPuts, WaitForTheNextSynchronizationCall) {
   const int p = world_size(), me = world_rank();
   TestWindow w(GetParam(), 1, ordered);
   ASSERT_EQ(w.status(), MPI_SUCCESS);
-  if (!node_peers_by_cma(w)) GTEST_SKIP() << no_cma;
+  SKIP_UNLESS_CMA(w);
   fill_and_lock_all(w, -1);
   const int target = (me + 1) % p, mine = 100 + me;
   ASSERT_EQ(MPIX_Put(&mine, 1, MPI_INT, target, w.disp(target, 0), 1, MPI_INT, w.win()), MPI_SUCCESS);
@@ -98,7 +136,7 @@ TEST_P(WinQueuedPuts, RputIsNotQueued) {
   const int p = world_size(), me = world_rank();
   TestWindow w(GetParam(), 1, ordered);
   ASSERT_EQ(w.status(), MPI_SUCCESS);
-  if (!node_peers_by_cma(w)) GTEST_SKIP() << no_cma;
+  SKIP_UNLESS_CMA(w);
   fill_and_lock_all(w, -1);
   const int target = (me + 1) % p;
   int buffer = 5;
@@ -119,7 +157,7 @@ TEST_P(WinQueuedPuts, FlagNeverOvertakesData) {
   const int p = world_size(), me = world_rank();
   TestWindow w(GetParam(), chunk + 1, ordered);
   ASSERT_EQ(w.status(), MPI_SUCCESS);
-  if (!node_peers_by_cma(w)) GTEST_SKIP() << no_cma;
+  SKIP_UNLESS_CMA(w);
   fill_and_lock_all(w, 0);
   const int target = (me + 1) % p;
   std::vector<std::vector<int>> data(rounds + 1, std::vector<int>(chunk));
