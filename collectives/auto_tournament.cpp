@@ -27,6 +27,12 @@ constexpr double last_watch_seconds = 0.01;
 // milliseconds (connections, registration caches): suspects are re-tried
 // only after this much time, agreed as the slowest rank's clock.
 constexpr double suspects_after_seconds = 0.05;
+// A request waiting for its turn asks again every this many Starts (each
+// asking is an MPI_Allreduce), and stops waiting after max_wait_starts: a
+// holder the application no longer starts must not keep the others from
+// ever racing.
+constexpr long turn_check_interval = 16;
+constexpr long max_wait_starts = 1024;
 
 }  // namespace
 
@@ -43,14 +49,15 @@ TournamentRule tournament_rule(const Config& config, long settle_within, long lo
 }
 
 AutoTournament::AutoTournament(std::vector<std::string> names, Selection selection, int baseline,
-                               long expected_iterations, TournamentRule rule, MPI_Comm comm, bool verbose,
-                               Create create)
+                               long expected_iterations, TournamentRule rule, MPI_Comm comm,
+                               std::shared_ptr<TrialTurn> turn, bool verbose, Create create)
     : names_(std::move(names)),
       rule_(rule),
       verbose_(verbose),
       selection_(std::move(selection)),
       baseline_(baseline),
       comm_(comm),
+      turn_(std::move(turn)),
       create_(std::move(create)),
       expected_iterations_(expected_iterations),
       mpi_untimed_(rule.mpi_untimed) {
@@ -60,13 +67,20 @@ AutoTournament::AutoTournament(std::vector<std::string> names, Selection selecti
   begin_tournament(tournament_entrants(selection_, baseline_, expected_iterations, rule_), "the prior");
 }
 
+AutoTournament::~AutoTournament() {
+  if (holds_turn_) turn_->release(this);
+}
+
 // Every Start while not settled: the period that just ended, and the
 // decisions due at this Start (the same Start on every rank).
 void AutoTournament::at_start() {
   if (phase_ == Phase::settled) return;
+  if (phase_ == Phase::trial && !holds_turn_ && !take_turn()) return;
+  if (first_start_ == 0) first_start_ = MPI_Wtime();
   const long now_start = started_++;
   const bool timing = phase_ == Phase::trial || now_start >= next_check_ - watch_window - 1;
   if (!timing) return;
+  if (phase_ == Phase::watch && turn_->held_by_other(this)) disturbed_ = true;
   const double now = MPI_Wtime();
   const double period_us = last_start_ > 0 ? (now - last_start_) * 1e6 : -1;
   if (phase_ == Phase::trial) {
@@ -76,6 +90,38 @@ void AutoTournament::at_start() {
     if (now_start >= next_check_) check_drift();
   }
   last_start_ = phase_ == Phase::settled ? 0 : MPI_Wtime();
+  if (phase_ != Phase::trial && holds_turn_) {
+    turn_->release(this);
+    holds_turn_ = false;
+  }
+}
+
+bool AutoTournament::take_turn() {
+  const long waited = waiting_starts_++;
+  if (waited % turn_check_interval != 0) return false;
+  int held = turn_->held_by_other(this) && waited < max_wait_starts ? 1 : 0;
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_INT, MPI_MAX, comm_), "MPI_Allreduce");
+  if (held) {
+    if (waited == 0) log("mpix-rma: auto: another request of the communicator is racing; %s runs until its turn",
+                         name(running_));
+    return false;
+  }
+  if (waited > 0) log("mpix-rma: auto: its turn after %ld Starts of waiting", waited);
+  turn_->take(this);
+  holds_turn_ = true;
+  waiting_starts_ = 0;
+  last_start_ = 0;  // the periods waited through are not this tournament's
+  return true;
+}
+
+bool AutoTournament::affordable(const std::vector<int>& entrants, int mpi_untimed, const Agreed& watched) const {
+  const double cost_us =
+      recheck_cost_us(entrants, measured_, baseline_, mpi_untimed, watched.periods.median_us, rule_);
+  if (recheck_affordable(cost_us, watched.running * 1e6, rule_)) return true;
+  log("  a re-check of %zu entrants would cost %.0f us more than running %s, over %.0f%% of the %.3f s run so "
+      "far: later",
+      entrants.size(), cost_us, name(running_), 100 * rule_.recheck_share, watched.running);
+  return false;
 }
 
 
@@ -112,7 +158,7 @@ void AutoTournament::trial_period(double period_us) {
   const std::size_t timed = periods_.size();
   if (entrant_ > 0 && !mpi_call(running_) && timed == static_cast<std::size_t>(rule_.scout) &&
       rule_.scout < rule_.timed) {
-    const PeriodMeasure scout = agreed_measure();
+    const PeriodMeasure scout = agreed_measure().periods;
     if (cut_short(scout, best_so_far(), rule_)) {
       measured_[static_cast<std::size_t>(running_)] = scout;
       log("  %s: cut after %zu periods, fastest %.2f us", name(running_), timed, scout.fastest_us);
@@ -121,22 +167,22 @@ void AutoTournament::trial_period(double period_us) {
     return;
   }
   if (timed < static_cast<std::size_t>(rule_.timed)) return;
-  const PeriodMeasure m = credited(running_, agreed_measure());
+  const PeriodMeasure m = credited(running_, agreed_measure().periods);
   measured_[static_cast<std::size_t>(running_)] = m;
   log("  %s: median period %.2f us, spread %.2f us over %zu periods", name(running_), m.median_us, m.spread_us,
       timed);
   next_entrant();
 }
 
-// Collective: this rank's periods summarised, the maximum over ranks
-// (and of the seconds since the last verdict, when asked).
-PeriodMeasure AutoTournament::agreed_measure(double* since_verdict) {
+AutoTournament::Agreed AutoTournament::agreed_measure() {
   // In place: the order of the periods does not matter to what follows.
   const PeriodMeasure m = measure_periods(periods_);
-  double all[4] = {m.median_us, m.spread_us, m.fastest_us, MPI_Wtime() - verdict_time_};
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, all, 4, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
-  if (since_verdict) *since_verdict = all[3];
-  return {all[0], all[1], all[2]};
+  const double now = MPI_Wtime();
+  double all[6] = {m.median_us, m.spread_us, m.fastest_us, now - verdict_time_, now - first_start_,
+                   disturbed_ ? 1.0 : 0.0};
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, all, 6, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  disturbed_ = false;
+  return {{all[0], all[1], all[2]}, all[3], all[4], all[5] > 0};
 }
 
 
@@ -251,22 +297,31 @@ void AutoTournament::begin_playoff(int leader, int runner_up) {
 
 
 void AutoTournament::check_drift() {
-  double since_verdict = 0;
-  const PeriodMeasure watched = credited(running_, agreed_measure(&since_verdict));
+  const Agreed agreed = agreed_measure();
+  const PeriodMeasure watched = credited(running_, agreed.periods);
   periods_.clear();
+  if (agreed.disturbed) {
+    // Another request raced during the window: its trials, not this
+    // request's algorithm, moved the periods. Watch again right away.
+    next_check_ = started_ + watch_window + 1;
+    return;
+  }
   const bool drifted = period_drifted(reference_us_, watched.median_us, rule_);
-  if (!drifted && !suspects_.empty() && since_verdict >= suspects_after_seconds) {
+  std::vector<int> suspects_entrants{running_};
+  for (int i : suspects_)
+    if (i != running_) suspects_entrants.push_back(i);
+  if (!drifted && !suspects_.empty() && agreed.since_verdict >= suspects_after_seconds &&
+      affordable(suspects_entrants, mpi_untimed_, agreed)) {
     // Once: losers that may only have been warming up.
-    std::vector<int> entrants{running_};
-    for (int i : suspects_)
-      if (i != running_) entrants.push_back(i);
+    std::vector<int> entrants = std::move(suspects_entrants);
     suspects_.clear();
     suspects_checked_ = true;
     measured_[static_cast<std::size_t>(running_)] = watched;
     begin_tournament(std::move(entrants), "running; again: losers measured far above their prediction");
     if (phase_ == Phase::trial) return;
   }
-  if (!drifted && recheck_mpi_ && started_ - verdict_start_ >= rule_.recheck_after) {
+  if (!drifted && recheck_mpi_ && started_ - verdict_start_ >= rule_.recheck_after &&
+      affordable({running_, baseline_}, rule_.recheck_untimed, agreed)) {
     // Once: MPI's own call, which lost narrowly, warmed up as long as it
     // needs, against the winner measured warm.
     recheck_mpi_ = false;
@@ -276,7 +331,11 @@ void AutoTournament::check_drift() {
     begin_tournament({running_, baseline_}, "running; again: MPI's own call, which lost narrowly, warmed up longer");
     if (phase_ == Phase::trial) return;
   }
-  if (!drifted) {
+  // The others' periods are from the verdict's tournament: so is the
+  // running one's that they are compared with.
+  std::vector<int> entrants =
+      drifted ? rerun_entrants(measured_, running_, baseline_, rule_) : std::vector<int>{};
+  if (!drifted || !affordable(entrants, mpi_untimed_, agreed)) {
     watch_interval_ = std::min(2 * watch_interval_, interval(last_watch_interval, last_watch_seconds));
     next_check_ = started_ + watch_interval_;
     return;
@@ -284,9 +343,6 @@ void AutoTournament::check_drift() {
   ++reruns_;
   log("mpix-rma: auto: the period of %s drifted from %.2f to %.2f us (re-run %d of %d)", name(running_),
       reference_us_, watched.median_us, reruns_, rule_.reruns);
-  // The others' periods are from the verdict's tournament: so is the
-  // running one's that they are compared with.
-  std::vector<int> entrants = rerun_entrants(measured_, running_, baseline_, rule_);
   measured_[static_cast<std::size_t>(running_)] = watched;
   for (int i : suspects_)  // a re-run re-tries them as well
     if (std::find(entrants.begin(), entrants.end(), i) == entrants.end()) entrants.push_back(i);

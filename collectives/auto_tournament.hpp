@@ -32,7 +32,13 @@
 // watched: a window of periods before each check, checks at a doubling
 // interval (of Starts, and of time at the winner's period). A period that
 // drifted (a machine phase, a change in how the application uses the data)
-// re-runs a bounded tournament among the close ones. Between the windows
+// re-runs a bounded tournament among the close ones. Every such re-check
+// is paid for: it runs only once its cost (its periods at their last
+// measured lengths) is at most rule.recheck_share of the time the request
+// has run (recheck_affordable). One request per communicator races at a
+// time (collectives/trial_turn.hpp): the others wait, running their current
+// choice, and a watch window that another request's trials overlapped is
+// discarded. Between the windows
 // the request runs the winner directly (settled_on, quiet_starts), and once
 // the re-runs are spent it does so for good: watching costs nothing per
 // call but in its windows, and a forwarded call costs a few indirect calls,
@@ -48,6 +54,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/trial_turn.hpp"
 #include "selector/tournament.hpp"
 #include "src/request.hpp"
 
@@ -71,8 +78,12 @@ class AutoTournament {
   // cheapest prediction that can be), then begins the tournament among
   // tournament_entrants(). names[i] and selection.predictions[i] are
   // candidate i; baseline is MPI's own call (-1: none eligible).
+  // turn: the communicator's (one request races at a time).
   AutoTournament(std::vector<std::string> names, Selection selection, int baseline, long expected_iterations,
-                 TournamentRule rule, MPI_Comm comm, bool verbose, Create create);
+                 TournamentRule rule, MPI_Comm comm, std::shared_ptr<TrialTurn> turn, bool verbose, Create create);
+  ~AutoTournament();
+  AutoTournament(const AutoTournament&) = delete;
+  AutoTournament& operator=(const AutoTournament&) = delete;
 
   // Every Start, before the running operation starts: the period that just
   // ended, and the decisions due at this Start (the same Start on every
@@ -94,9 +105,21 @@ class AutoTournament {
   enum class Phase { trial, watch, settled };
 
   void trial_period(double period_us);
-  // Collective: this rank's periods summarised, the maximum over ranks
-  // (and of the seconds since the last verdict, when asked).
-  PeriodMeasure agreed_measure(double* since_verdict = nullptr);
+  // Collective, at a Start every rank reaches alike: whether this request
+  // may race now (no rank sees another holding the turn), checked every
+  // turn_check_interval Starts while waiting; it takes the turn if so.
+  bool take_turn();
+  struct Agreed {
+    PeriodMeasure periods;
+    double since_verdict = 0;  // seconds, the slowest rank's clock
+    double running = 0;        // seconds since the first Start, likewise
+    bool disturbed = false;    // some rank saw another request's trials in the window
+  };
+  // Collective: this rank's periods summarised, the maximum over ranks.
+  Agreed agreed_measure();
+  // Whether re-checking among entrants is paid for by now (rule.recheck_share),
+  // against running on at the watched period.
+  bool affordable(const std::vector<int>& entrants, int mpi_untimed, const Agreed& watched) const;
   double best_so_far() const;
   void begin_tournament(std::vector<int> entrants, const char* incumbent_role);
   void next_entrant();
@@ -144,6 +167,11 @@ class AutoTournament {
   Selection selection_;
   int baseline_ = -1;  // MPI's own call, when eligible
   MPI_Comm comm_;  // where every measurement is agreed
+  std::shared_ptr<TrialTurn> turn_;
+  bool holds_turn_ = false;
+  long waiting_starts_ = 0;  // Starts spent waiting for the turn, in this wait
+  bool disturbed_ = false;   // another request held the turn during this watch window
+  double first_start_ = 0;   // MPI_Wtime of the first Start
   Create create_;
   std::unique_ptr<PersistentOperation> operation_;
   int running_ = 0;
@@ -211,7 +239,7 @@ class AutoOperation : public PersistentOperation {
     std::vector<std::string> names;
     for (const Row* row : rows) names.emplace_back(row->name);
     tournament_.emplace(std::move(names), std::move(selection), baseline, expected_iterations, rule,
-                        args_.comm->global(), verbose,
+                        args_.comm->global(), args_.comm->template component<TrialTurn>(), verbose,
                         [this, rows](int index) { return rows[static_cast<std::size_t>(index)]->create(args_); });
   }
 

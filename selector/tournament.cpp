@@ -224,4 +224,23 @@ std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int 
   return entrants;
 }
 
+double recheck_cost_us(const std::vector<int>& entrants, const std::vector<PeriodMeasure>& measured, int baseline,
+                       int mpi_untimed, double current_us, const TournamentRule& rule) {
+  double slowest = 0;
+  for (int i : entrants)
+    if (measured[static_cast<std::size_t>(i)].measured())
+      slowest = std::max(slowest, measured[static_cast<std::size_t>(i)].median_us);
+  double cost = 0;
+  for (int i : entrants) {
+    const PeriodMeasure& m = measured[static_cast<std::size_t>(i)];
+    const int periods = (i == baseline ? mpi_untimed : rule.untimed) + rule.timed;
+    cost += periods * std::max(0.0, (m.measured() ? m.median_us : slowest) - current_us);
+  }
+  return cost;
+}
+
+bool recheck_affordable(double cost_us, double running_us, const TournamentRule& rule) {
+  return cost_us <= rule.recheck_share * running_us;
+}
+
 }  // namespace mpix

@@ -46,6 +46,10 @@ struct TournamentRule {
   double mpi_recheck = 0.3;
   long recheck_after = 64;
   int recheck_untimed = 200;
+  // A re-check after the verdict (a drift re-run, losers tried again, MPI's
+  // own call raced again) may cost at most this share of the time the
+  // request has run so far (see recheck_affordable).
+  double recheck_share = 0.01;
   // Untimed periods of a trial: MPI's own calls warm up longer, except
   // right after another of MPI's calls, whose trial left its path warm.
   int untimed_after(bool previous_mpi_call, bool mpi_own_call) const {
@@ -169,5 +173,18 @@ bool mpi_recheck_due(const std::vector<PeriodMeasure>& measured, int winner, int
 // let in algorithms that had lost by nearly twice.
 std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int running, int baseline,
                                 const TournamentRule& rule);
+
+// What a re-check among entrants costs beyond running the current choice,
+// whose period is now current_us: each entrant's trial periods (MPI's own
+// call's untimed ones are mpi_untimed) times what its last measured median
+// (never measured: the slowest entrant's) exceeds current_us by. Rent or
+// buy: a re-check is affordable once the request has run 1 /
+// rule.recheck_share times as long (running_us, agreed), so that re-checks
+// cost at most that share of a request's time however long it runs: a slow
+// MPI call (milliseconds when ranks outnumber cores) is raced again late or
+// never, while a choice that drifted above the others is re-raced at once.
+double recheck_cost_us(const std::vector<int>& entrants, const std::vector<PeriodMeasure>& measured, int baseline,
+                       int mpi_untimed, double current_us, const TournamentRule& rule);
+bool recheck_affordable(double cost_us, double running_us, const TournamentRule& rule);
 
 }  // namespace mpix

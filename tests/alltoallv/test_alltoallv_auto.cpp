@@ -347,6 +347,49 @@ TEST_F(AutoTest, TournamentSettlesATestPolledRequest) {
   if (rank_ == 0) EXPECT_NE(log.find("verdict after"), std::string::npos) << log;
 }
 
+// Two requests in one loop on one communicator (an FFT's forward and
+// backward transposes): one races at a time. The second runs its prior
+// until the first's verdict, then takes its turn; both settle, at the same
+// Starts on every rank, and deliver their data throughout.
+TEST_F(AutoTest, TournamentsOfTwoRequestsInOneLoopTakeTurns) {
+  if (!env_is("MPIX_AUTO_WITHIN", "1000")) GTEST_SKIP() << "needs every candidate in the tournament";
+  if (rank_ == 0) ::testing::internal::CaptureStderr();
+  ASSERT_EQ(init(), MPI_SUCCESS);
+  // The second: 512 ints per peer, heap buffers.
+  const int k2 = 512;
+  std::vector<int> counts2(p_, k2), displs2(p_), send2(static_cast<std::size_t>(p_) * k2), recv2(send2.size());
+  for (int i = 0; i < p_; ++i) displs2[i] = i * k2;
+  MPIX_Request* second = nullptr;
+  ASSERT_EQ(MPIX_Alltoallv_init(send2.data(), counts2.data(), displs2.data(), MPI_INT, recv2.data(), counts2.data(),
+                                displs2.data(), MPI_INT, comm_, info_, &second),
+            MPI_SUCCESS);
+  int settled = 0, settled2 = 0;
+  for (int it = 0; it < 3000 && !(settled && settled2) && !AnyRankFailed(); ++it) {
+    ASSERT_TRUE(run(it));
+    for (int dst = 0; dst < p_; ++dst)
+      for (int i = 0; i < k2; ++i) send2[static_cast<std::size_t>(dst * k2 + i)] = value(rank_, dst, it, i + 1);
+    std::fill(recv2.begin(), recv2.end(), -1);
+    ASSERT_EQ(MPIX_Start(second), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Wait(second, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    for (int src = 0; src < p_; ++src)
+      for (int i = 0; i < k2; ++i)
+        ASSERT_EQ(recv2[static_cast<std::size_t>(src * k2 + i)], value(src, rank_, it, i + 1)) << "iteration " << it;
+    ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
+    ASSERT_EQ(MPIX_Request_is_settled(second, &settled2), MPI_SUCCESS);
+  }
+  MPIX_Request_free(&second);
+  const std::string log = rank_ == 0 ? ::testing::internal::GetCapturedStderr() : "";
+  EXPECT_TRUE(settled && settled2) << "both requests settle";
+  if (rank_ != 0) return;
+  const std::size_t waits = log.find("another request of the communicator is racing");
+  const std::size_t first_verdict = log.find("verdict after");
+  const std::size_t turn = log.find("its turn after");
+  ASSERT_NE(waits, std::string::npos) << log;
+  ASSERT_NE(turn, std::string::npos) << log;
+  EXPECT_LT(first_verdict, turn) << "the second raced before the first's verdict:\n" << log;
+  EXPECT_NE(log.find("verdict after", turn), std::string::npos) << "the second reached its verdict:\n" << log;
+}
+
 // What running MPI's own call saves beyond its measured period (the
 // drop-in's per-call agreement) is credited to it: with a credit larger than
 // any period, MPI's call wins the tournament, every rank switching at the

@@ -247,3 +247,28 @@ TEST(Tournament, AReRunTriesTheRunningTheBaselineAndTheCloseOnes) {
   const std::vector<PeriodMeasure> n = {{30, 1}, {10, 1}, {14, 1}, {16, 1}, {19, 1}};
   EXPECT_EQ(mpix::rerun_entrants(n, 1, 0, {}), (std::vector<int>{1, 0, 2}));
 }
+
+// Re-checks are paid for: what the trials cost beyond running the current
+// choice, against a share of the request's time so far.
+TEST(Tournament, AReCheckCostsItsTrialsExcessOverTheCurrentChoice) {
+  mpix::TournamentRule rule;  // 3 + 8 periods per entrant, recheck_share 1%
+  std::vector<PeriodMeasure> measured(3);
+  measured[0] = {10, 0.1, 9};    // the current choice
+  measured[1] = {4000, 50, 3900};  // MPI's own call, oversubscribed: 4 ms
+  // measured[2] never measured: priced as the slowest entrant.
+  const int baseline = 1, mpi_untimed = 50;
+  // MPI's call: (50 + 8) periods, each 3990 us above the current 10 us.
+  EXPECT_DOUBLE_EQ(mpix::recheck_cost_us({0, 1}, measured, baseline, mpi_untimed, 10, rule), 58 * 3990.0);
+  EXPECT_DOUBLE_EQ(mpix::recheck_cost_us({0, 2}, measured, baseline, mpi_untimed, 10, rule), 0.0)
+      << "an entrant never measured is priced as the slowest measured one among the entrants";
+  EXPECT_DOUBLE_EQ(mpix::recheck_cost_us({0, 1, 2}, measured, baseline, mpi_untimed, 10, rule),
+                   58 * 3990.0 + 11 * 3990.0);
+  // 231 ms of trials: affordable after 23.1 s of running, not before.
+  const double cost = 58 * 3990.0;
+  EXPECT_FALSE(mpix::recheck_affordable(cost, 1e6, rule));
+  EXPECT_FALSE(mpix::recheck_affordable(cost, 23.0e6, rule));
+  EXPECT_TRUE(mpix::recheck_affordable(cost, 23.2e6, rule));
+  // A choice that drifted above every other: re-racing costs nothing extra.
+  EXPECT_DOUBLE_EQ(mpix::recheck_cost_us({0, 2}, measured, baseline, mpi_untimed, 5000, rule), 0.0);
+  EXPECT_TRUE(mpix::recheck_affordable(0.0, 0.0, rule));
+}
