@@ -49,15 +49,14 @@ TournamentRule tournament_rule(const Config& config, long settle_within, long lo
 }
 
 AutoTournament::AutoTournament(std::vector<std::string> names, Selection selection, int baseline,
-                               long expected_iterations, TournamentRule rule, MPI_Comm comm,
-                               std::shared_ptr<TrialTurn> turn, bool verbose, Create create)
+                               long expected_iterations, TournamentRule rule, MPI_Comm comm, bool verbose,
+                               Create create)
     : names_(std::move(names)),
       rule_(rule),
       verbose_(verbose),
       selection_(std::move(selection)),
       baseline_(baseline),
       comm_(comm),
-      turn_(std::move(turn)),
       create_(std::move(create)),
       expected_iterations_(expected_iterations),
       mpi_untimed_(rule.mpi_untimed) {
@@ -68,21 +67,26 @@ AutoTournament::AutoTournament(std::vector<std::string> names, Selection selecti
 }
 
 AutoTournament::~AutoTournament() {
-  if (holds_turn_) turn_->release(this);
+  if (holds_turn_) turn_.release(this);
 }
 
 // Every Start while not settled: the period that just ended, and the
 // decisions due at this Start (the same Start on every rank).
 void AutoTournament::at_start() {
   if (phase_ == Phase::settled) return;
+  exchange_began_ = MPI_Wtime();
   if (phase_ == Phase::trial && !holds_turn_ && !take_turn()) return;
   if (first_start_ == 0) first_start_ = MPI_Wtime();
   const long now_start = started_++;
   const bool timing = phase_ == Phase::trial || now_start >= next_check_ - watch_window - 1;
   if (!timing) return;
-  if (phase_ == Phase::watch && turn_->held_by_other(this)) disturbed_ = true;
+  if (phase_ == Phase::watch && turn_.held_by_other(this)) disturbed_ = true;
   const double now = MPI_Wtime();
-  const double period_us = last_start_ > 0 ? (now - last_start_) * 1e6 : -1;
+  // Other requests' exchanges in the period are theirs, not this one's.
+  const std::uint64_t clock = turn_.exchange_ns();
+  const double others_us =
+      static_cast<double>((clock - clock_at_last_start_) - (own_exchange_ns_ - own_at_last_start_)) * 1e-3;
+  const double period_us = last_start_ > 0 ? std::max((now - last_start_) * 1e6 - others_us, 1e-3) : -1;
   if (phase_ == Phase::trial) {
     if (period_us > 0) trial_period(period_us);
   } else if (now_start >= next_check_ - watch_window && period_us > 0) {
@@ -90,36 +94,51 @@ void AutoTournament::at_start() {
     if (now_start >= next_check_) check_drift();
   }
   last_start_ = phase_ == Phase::settled ? 0 : MPI_Wtime();
+  clock_at_last_start_ = turn_.exchange_ns();
+  own_at_last_start_ = own_exchange_ns_;
   if (phase_ != Phase::trial && holds_turn_) {
-    turn_->release(this);
+    turn_.release(this);
     holds_turn_ = false;
   }
+}
+
+void AutoTournament::exchange_done() {
+  if (exchange_began_ <= 0) return;
+  const auto ns = static_cast<std::uint64_t>(std::max(0.0, MPI_Wtime() - exchange_began_) * 1e9);
+  exchange_began_ = 0;
+  own_exchange_ns_ += ns;
+  turn_.add_exchange(ns);
 }
 
 bool AutoTournament::take_turn() {
   const long waited = waiting_starts_++;
   if (waited % turn_check_interval != 0) return false;
-  int held = turn_->held_by_other(this) && waited < max_wait_starts ? 1 : 0;
+  int held = turn_.held_by_other(this) && waited < max_wait_starts ? 1 : 0;
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &held, 1, MPI_INT, MPI_MAX, comm_), "MPI_Allreduce");
   if (held) {
-    if (waited == 0) log("mpix-rma: auto: another request of the communicator is racing; %s runs until its turn",
+    if (waited == 0) log("mpix-rma: auto: another request is racing; %s runs until its turn",
                          name(running_));
     return false;
   }
   if (waited > 0) log("mpix-rma: auto: its turn after %ld Starts of waiting", waited);
-  turn_->take(this);
+  turn_.take(this);
   holds_turn_ = true;
   waiting_starts_ = 0;
   last_start_ = 0;  // the periods waited through are not this tournament's
   return true;
 }
 
-bool AutoTournament::affordable(const std::vector<int>& entrants, int mpi_untimed, const Agreed& watched) const {
+bool AutoTournament::affordable(const std::vector<int>& entrants, int mpi_untimed, const Agreed& watched) {
   const double cost_us =
       recheck_cost_us(entrants, measured_, baseline_, mpi_untimed, watched.periods.median_us, rule_);
-  if (recheck_affordable(cost_us, watched.running * 1e6, rule_)) return true;
+  if (recheck_affordable(cost_us, watched.running * 1e6, rule_)) {
+    deferral_logged_ = false;
+    return true;
+  }
+  if (deferral_logged_) return false;
+  deferral_logged_ = true;
   log("  a re-check of %zu entrants would cost %.0f us more than running %s, over %.0f%% of the %.3f s run so "
-      "far: later",
+      "far: later, once paid for",
       entrants.size(), cost_us, name(running_), 100 * rule_.recheck_share, watched.running);
   return false;
 }

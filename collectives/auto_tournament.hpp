@@ -35,7 +35,7 @@
 // re-runs a bounded tournament among the close ones. Every such re-check
 // is paid for: it runs only once its cost (its periods at their last
 // measured lengths) is at most rule.recheck_share of the time the request
-// has run (recheck_affordable). One request per communicator races at a
+// has run (recheck_affordable). One request of the process races at a
 // time (collectives/trial_turn.hpp): the others wait, running their current
 // choice, and a watch window that another request's trials overlapped is
 // discarded. Between the windows
@@ -78,9 +78,8 @@ class AutoTournament {
   // cheapest prediction that can be), then begins the tournament among
   // tournament_entrants(). names[i] and selection.predictions[i] are
   // candidate i; baseline is MPI's own call (-1: none eligible).
-  // turn: the communicator's (one request races at a time).
   AutoTournament(std::vector<std::string> names, Selection selection, int baseline, long expected_iterations,
-                 TournamentRule rule, MPI_Comm comm, std::shared_ptr<TrialTurn> turn, bool verbose, Create create);
+                 TournamentRule rule, MPI_Comm comm, bool verbose, Create create);
   ~AutoTournament();
   AutoTournament(const AutoTournament&) = delete;
   AutoTournament& operator=(const AutoTournament&) = delete;
@@ -100,6 +99,9 @@ class AutoTournament {
   long quiet_starts() const;
   // Starts that were not seen (quiet ones): the clock moves on by them.
   void skipped(long starts);
+  // The exchange begun at the last Start has completed: its span goes on
+  // the process's exchange clock (collectives/trial_turn.hpp).
+  void exchange_done();
 
  private:
   enum class Phase { trial, watch, settled };
@@ -119,7 +121,7 @@ class AutoTournament {
   Agreed agreed_measure();
   // Whether re-checking among entrants is paid for by now (rule.recheck_share),
   // against running on at the watched period.
-  bool affordable(const std::vector<int>& entrants, int mpi_untimed, const Agreed& watched) const;
+  bool affordable(const std::vector<int>& entrants, int mpi_untimed, const Agreed& watched);
   double best_so_far() const;
   void begin_tournament(std::vector<int> entrants, const char* incumbent_role);
   void next_entrant();
@@ -167,11 +169,15 @@ class AutoTournament {
   Selection selection_;
   int baseline_ = -1;  // MPI's own call, when eligible
   MPI_Comm comm_;  // where every measurement is agreed
-  std::shared_ptr<TrialTurn> turn_;
+  TrialTurn& turn_ = TrialTurn::process();
   bool holds_turn_ = false;
   long waiting_starts_ = 0;  // Starts spent waiting for the turn, in this wait
   bool disturbed_ = false;   // another request held the turn during this watch window
   double first_start_ = 0;   // MPI_Wtime of the first Start
+  bool deferral_logged_ = false;  // a re-check waits to be paid for, and the log said so
+  double exchange_began_ = 0;  // MPI_Wtime of the last Start
+  std::uint64_t own_exchange_ns_ = 0;  // this request's spans on the exchange clock
+  std::uint64_t clock_at_last_start_ = 0, own_at_last_start_ = 0;
   Create create_;
   std::unique_ptr<PersistentOperation> operation_;
   int running_ = 0;
@@ -212,8 +218,15 @@ class AutoOperation : public PersistentOperation {
     tournament_->at_start();
     tournament_->operation().start();
   }
-  bool test() override { return tournament_->operation().test(); }
-  void wait() override { tournament_->operation().wait(); }
+  bool test() override {
+    if (!tournament_->operation().test()) return false;
+    tournament_->exchange_done();
+    return true;
+  }
+  void wait() override {
+    tournament_->operation().wait();
+    tournament_->exchange_done();
+  }
   const char* running_algorithm() const override { return tournament_->running_name(); }
   bool settled() const override { return tournament_->settled(); }
   bool forwards() const override { return true; }
@@ -239,7 +252,7 @@ class AutoOperation : public PersistentOperation {
     std::vector<std::string> names;
     for (const Row* row : rows) names.emplace_back(row->name);
     tournament_.emplace(std::move(names), std::move(selection), baseline, expected_iterations, rule,
-                        args_.comm->global(), args_.comm->template component<TrialTurn>(), verbose,
+                        args_.comm->global(), verbose,
                         [this, rows](int index) { return rows[static_cast<std::size_t>(index)]->create(args_); });
   }
 
