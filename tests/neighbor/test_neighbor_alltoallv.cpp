@@ -7,6 +7,8 @@
 // the registry. Also: several live requests, bad input on one rank failing
 // on every rank, auto settling, and sparse pattern discovery against an
 // MPI_Alltoall of counts.
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 #include <tuple>
@@ -551,6 +553,42 @@ INSTANTIATE_TEST_SUITE_P(Graphs, SparseDiscovery, ::testing::Range<std::size_t>(
                          [](const ::testing::TestParamInfo<std::size_t>& info) {
                            return std::string(graph_cases()[info.param].name);
                          });
+
+// NBX's completion rests on synchronous sends: a rank enters the barrier
+// only once its messages were received. Rank 0 starts late and is the only
+// sender (three edges to every other rank): the others, with nothing to
+// send, wait in the barrier before its messages come, and must still find
+// every one. With buffered sends rank 0 would join the barrier at once, and
+// a receiver whose barrier completes while a message is on its way would
+// leave it unread (and a later discovery would find it).
+TEST_F(NeighborRequests, DiscoveryWithALateSenderFindsEverySource) {
+  const int p = world_size(), me = world_rank();
+  std::vector<int> destinations, counts;
+  if (me == 0)
+    for (int r = 1; r < p; ++r)
+      for (int k = 1; k <= 3; ++k) destinations.push_back(r), counts.push_back(10 * r + k);
+  // Late by a little more each time: one of the rounds catches a receiver
+  // whose barrier completes while a message is on its way.
+  for (int round = 0; round < 40 && !AnyRankFailed(); ++round) {
+    if (me == 0) usleep(static_cast<useconds_t>(200 * round));
+    MPI_Comm graph = MPI_COMM_NULL;
+    ASSERT_EQ(MPIX_Dist_graph_create_sparse(MPI_COMM_WORLD, static_cast<int>(destinations.size()),
+                                            destinations.data(), counts.data(), MPI_INFO_NULL, 0, &graph),
+              MPI_SUCCESS);
+    int indegree = 0, outdegree = 0, weighted = 0;
+    ASSERT_EQ(MPI_Dist_graph_neighbors_count(graph, &indegree, &outdegree, &weighted), MPI_SUCCESS);
+    std::vector<int> sources(indegree), source_weights(indegree), destinations_found(outdegree), weights(outdegree);
+    MPI_Dist_graph_neighbors(graph, indegree, sources.data(), source_weights.data(), outdegree,
+                             destinations_found.data(), weights.data());
+    const std::vector<int> expected_sources = me == 0 ? std::vector<int>{} : std::vector<int>{0, 0, 0};
+    const std::vector<int> expected_counts =
+        me == 0 ? std::vector<int>{} : std::vector<int>{10 * me + 1, 10 * me + 2, 10 * me + 3};
+    EXPECT_EQ(sources, expected_sources);
+    EXPECT_EQ(source_weights, expected_counts);
+    EXPECT_EQ(destinations_found, destinations);
+    MPI_Comm_free(&graph);
+  }
+}
 
 TEST_F(NeighborRequests, DiscoveryWithABadDestinationFailsOnEveryRank) {
   const int last = world_size() - 1;
