@@ -16,12 +16,16 @@
 // Invariants: every queued write goes to one process (pid_); the origin bytes
 // are read only when issue() runs (the caller keeps them, as MPI's origin
 // buffers, until then); issue() empties the queue even when it fails.
+// Threads: add() and issue() are serialized by the caller; empty() may be
+// asked by any thread without that (a hint that sees every add() that
+// happened before the asking).
 #pragma once
 
 #include <sys/types.h>
 #include <sys/uio.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -37,23 +41,27 @@ class CmaWriteQueue {
  public:
   static constexpr int capacity = 16;
 
-  bool empty() const { return count_ == 0; }
+  bool empty() const { return count_.load(std::memory_order_acquire) == 0; }
   // Queues bytes from origin to address in pid; issues what was queued
   // first when pid differs or the queue is full.
   void add(pid_t pid, std::uintptr_t address, const void* origin, std::size_t bytes) {
     if (bytes == 0) return;
-    if (count_ == capacity || (count_ > 0 && pid != pid_)) issue();
+    int count = count_.load(std::memory_order_relaxed);
+    if (count == capacity || (count > 0 && pid != pid_)) {
+      issue();
+      count = 0;
+    }
     pid_ = pid;
-    local_[count_] = {const_cast<void*>(origin), bytes};
-    remote_[count_] = {reinterpret_cast<void*>(address), bytes};
-    ++count_;
+    local_[static_cast<std::size_t>(count)] = {const_cast<void*>(origin), bytes};
+    remote_[static_cast<std::size_t>(count)] = {reinterpret_cast<void*>(address), bytes};
+    count_.store(count + 1, std::memory_order_release);
   }
   // Copies everything queued, in order (throws Error on failure).
   void issue();
 
  private:
   pid_t pid_ = 0;
-  int count_ = 0;
+  std::atomic<int> count_{0};
   std::array<iovec, capacity> local_{};
   std::array<iovec, capacity> remote_{};
 };

@@ -95,7 +95,8 @@ Window::Window(Kind kind, void** base, MPI_Aint size, int disp_unit, int thread_
   exchange_and_choose_paths(memory, size, disp_unit, shm_.get(), config);
   int thread_level = MPI_THREAD_SINGLE;
   mpi_check(MPI_Query_thread(&thread_level), "MPI_Query_thread");
-  queue_ordered_puts_ = queue_orders_stores && thread_level != MPI_THREAD_MULTIPLE;
+  queue_ordered_puts_ = queue_orders_stores;
+  queue_shared_ = thread_level == MPI_THREAD_MULTIPLE;
 }
 
 Window::~Window() { free_windows(); }
@@ -158,8 +159,8 @@ void Window::move(Direction d, const WinSettings& s, const Transfer& t, const Di
                   Completion completion) {
   if (route.target != nullptr && d == Direction::put && queues_put(s, *route.target, completion)) {
     before_operation(s, t.target, true);
-    queued_puts_.add(route.target->pid, route.target->address + static_cast<std::uintptr_t>(route.offset), t.origin,
-                     route.bytes);
+    queue_put(route.target->pid, route.target->address + static_cast<std::uintptr_t>(route.offset), t.origin,
+              route.bytes);
     return;
   }
   before_operation(s, t.target);

@@ -241,17 +241,29 @@ class Window {
     // stores from being reordered with the next operation's.
     if (s.ordered) std::atomic_thread_fence(std::memory_order_release);
   }
-  // Ordered windows in a program that calls MPI from one thread at a time
-  // queue their CMA puts (CmaWriteQueue: one system call for several, in
-  // order) until the next operation that is not queued or the next
-  // synchronization call. Under MPI_THREAD_MULTIPLE two threads could add
-  // at once, so each put is issued on its own.
+  // Ordered windows queue their CMA puts (CmaWriteQueue: one system call for
+  // several, in order) until the next operation that is not queued or the
+  // next synchronization call. Under MPI_THREAD_MULTIPLE the threads share
+  // the queue under queue_mutex_: MPI orders nothing between threads, the
+  // mutex gives the queue one order, and a flush on any thread issues every
+  // thread's puts, as MPI's flush completes them. Issued one system call
+  // each, a put and its flag cost two calls, more than MPI's put + flush.
   bool queues_put(const WinSettings& s, const DirectTarget& d, Completion completion) const {
     return queue_ordered_puts_ && s.ordered && d.mode == DirectTarget::Mode::cma &&
            completion == Completion::by_synchronization;
   }
+  // Lock-free when nothing is queued: a put another thread queued without
+  // synchronizing with this one is not ordered before this call anyway.
   void issue_queued_puts() {
+    if (queued_puts_.empty()) return;
+    std::unique_lock<std::mutex> lock(queue_mutex_, std::defer_lock);
+    if (queue_shared_) lock.lock();
     if (!queued_puts_.empty()) queued_puts_.issue();
+  }
+  void queue_put(pid_t pid, std::uintptr_t address, const void* origin, std::size_t bytes) {
+    std::unique_lock<std::mutex> lock(queue_mutex_, std::defer_lock);
+    if (queue_shared_) lock.lock();
+    queued_puts_.add(pid, address, origin, bytes);
   }
   int slot_of(const WinSettings& s) const { return s.thread_scope ? thread_slot(thread_slots()) : 0; }
   void free_windows() noexcept;
@@ -277,6 +289,8 @@ class Window {
   NodePath node_path_ = NodePath::automatic;
   PtracePeers ptrace_peers_ = PtracePeers::widen;
   bool queue_ordered_puts_ = false;
+  bool queue_shared_ = false;  // MPI_THREAD_MULTIPLE: queued_puts_ under queue_mutex_
+  std::mutex queue_mutex_;
   CmaWriteQueue queued_puts_;
   Epoch epoch_;
   std::unique_ptr<FlushLedger> ledger_;  // which MPI-path operations a flush still has to complete

@@ -1,11 +1,14 @@
-// Ordered windows in a single-threaded program queue their CMA puts and
-// issue them with one system call (CmaWriteQueue, rma/window.hpp). Run with
-// TEST_MPI_THREAD_LEVEL=single: under MPI_THREAD_MULTIPLE nothing queues.
-// Every check reads the target's memory, written by a node peer over CMA.
+// Ordered windows queue their CMA puts and issue them with one system call
+// (CmaWriteQueue, rma/window.hpp), in a single-threaded program and under
+// MPI_THREAD_MULTIPLE, where the threads share the queue (CMake runs the
+// suite at both levels). Every check reads the target's memory, written by a
+// node peer over CMA.
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "node/direct_copy.hpp"
@@ -17,11 +20,6 @@ namespace {
 
 class WinQueuedPuts : public MpiTest, public ::testing::WithParamInterface<WinKind> {
  protected:
-  void SetUp() override {
-    int level = MPI_THREAD_MULTIPLE;
-    MPI_Query_thread(&level);
-    ASSERT_EQ(level, MPI_THREAD_SINGLE) << "run with TEST_MPI_THREAD_LEVEL=single";
-  }
   // Whether w reaches its node peers by CMA (not under a ptrace policy that
   // forbids it), agreed by every rank.
   static bool node_peers_by_cma(const TestWindow& w) {
@@ -129,6 +127,43 @@ TEST_P(WinQueuedPuts, WaitForTheNextSynchronizationCall) {
   EXPECT_EQ(w.load(0), 100 + (me + p - 1) % p);
   ASSERT_EQ(MPIX_Win_unlock_all(w.win()), MPI_SUCCESS);
   MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Under MPI_THREAD_MULTIPLE, threads put into one ordered window at once,
+// each its own elements; a flush on the main thread issues every thread's
+// queued puts, which went out in fewer CMA calls than puts.
+TEST_P(WinQueuedPuts, ThreadsShareTheQueue) {
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  if (level != MPI_THREAD_MULTIPLE) GTEST_SKIP() << "one thread at MPI_THREAD_SINGLE";
+  constexpr int threads = 3;
+  const int p = world_size(), me = world_rank();
+  TestWindow w(GetParam(), threads * put_count, ordered);
+  ASSERT_EQ(w.status(), MPI_SUCCESS);
+  SKIP_UNLESS_CMA(w);
+  fill_and_lock_all(w, -1);
+  const int target = (me + 1) % p, source = (me + p - 1) % p;
+  std::vector<int> values(threads * put_count);
+  for (int i = 0; i < threads * put_count; ++i) values[static_cast<std::size_t>(i)] = me * 1000 + i;
+  const std::uint64_t cma_before = mpix::cma_calls();
+  std::vector<std::thread> workers;
+  std::atomic<int> failed{0};
+  for (int t = 0; t < threads; ++t)
+    workers.emplace_back([&, t] {
+      for (int i = t * put_count; i < (t + 1) * put_count; ++i)
+        if (MPIX_Put(&values[static_cast<std::size_t>(i)], 1, MPI_INT, target, w.disp(target, i), 1, MPI_INT,
+                     w.win()) != MPI_SUCCESS)
+          ++failed;
+    });
+  for (std::thread& worker : workers) worker.join();
+  EXPECT_EQ(failed.load(), 0);
+  ASSERT_EQ(MPIX_Win_flush(target, w.win()), MPI_SUCCESS);
+  const std::uint64_t calls = mpix::cma_calls() - cma_before;
+  if (target != me)
+    EXPECT_TRUE(calls >= 1 && calls < static_cast<std::uint64_t>(threads * put_count)) << calls << " CMA calls";
+  ASSERT_EQ(MPIX_Win_unlock_all(w.win()), MPI_SUCCESS);
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int i = 0; i < threads * put_count; ++i) EXPECT_EQ(w.memory()[i], source * 1000 + i) << "element " << i;
 }
 
 // MPIX_Rput's request means the origin buffer is free again: never queued.

@@ -72,7 +72,7 @@ TEST_P(WinThreads, EachThreadsFlushCompletesItsOwnDataBeforeItsSignal) {
 TEST_P(WinThreads, OrderedWindowDeliversDataBeforeFlagWithoutFlushes) {
   // 10^4 rounds on 2 ranks; oversubscribed runs (3-4 ranks on 2 cores) pay
   // a scheduler quantum per MPI-path flush, so they check fewer.
-  constexpr int chunk = 1024;
+  constexpr int chunk = 256;
   const int p = world_size(), me = world_rank();
   const int rounds = p <= 2 ? 10000 : 500;
   TestWindow w(GetParam(), chunk + 1, {{"mpi_win_order", "true"}});
@@ -96,12 +96,17 @@ TEST_P(WinThreads, OrderedWindowDeliversDataBeforeFlagWithoutFlushes) {
     }
   });
   ASSERT_EQ(MPIX_Win_lock_all(0, w.win()), MPI_SUCCESS);
-  std::vector<int> data(chunk);
+  // Every round's origin buffers stay untouched until the flush, as MPI
+  // requires of a put's origin (an ordered window may queue its puts).
+  std::vector<std::vector<int>> data(rounds + 1);
+  std::vector<int> flags(rounds + 1);
   int failed_calls = 0;
   for (int r = 1; r <= rounds; ++r) {
-    std::fill(data.begin(), data.end(), r);
-    failed_calls += MPIX_Put(data.data(), chunk, MPI_INT, target, w.disp(target, 0), chunk, MPI_INT, w.win()) != 0;
-    failed_calls += MPIX_Put(&r, 1, MPI_INT, target, w.disp(target, chunk), 1, MPI_INT, w.win()) != 0;
+    data[r].assign(chunk, r);
+    flags[r] = r;
+    failed_calls +=
+        MPIX_Put(data[r].data(), chunk, MPI_INT, target, w.disp(target, 0), chunk, MPI_INT, w.win()) != 0;
+    failed_calls += MPIX_Put(&flags[r], 1, MPI_INT, target, w.disp(target, chunk), 1, MPI_INT, w.win()) != 0;
   }
   ASSERT_EQ(MPIX_Win_flush_all(w.win()), MPI_SUCCESS);
   watcher.join();
