@@ -326,13 +326,14 @@ void AutoTournament::check_drift() {
     return;
   }
   const bool drifted = period_drifted(reference_us_, watched.median_us, rule_);
-  std::vector<int> suspects_entrants{running_};
-  for (int i : suspects_)
-    if (i != running_) suspects_entrants.push_back(i);
-  if (!drifted && !suspects_.empty() && agreed.since_verdict >= suspects_after_seconds &&
-      affordable(suspects_entrants, mpi_untimed_, agreed)) {
+  std::vector<int> entrants;  // of a re-check, once one is due
+  if (!drifted && !suspects_.empty() && agreed.since_verdict >= suspects_after_seconds) {
+    entrants = {running_};
+    for (int i : suspects_)
+      if (i != running_) entrants.push_back(i);
+  }
+  if (!entrants.empty() && affordable(entrants, mpi_untimed_, agreed)) {
     // Once: losers that may only have been warming up.
-    std::vector<int> entrants = std::move(suspects_entrants);
     suspects_.clear();
     suspects_checked_ = true;
     measured_[static_cast<std::size_t>(running_)] = watched;
@@ -352,8 +353,7 @@ void AutoTournament::check_drift() {
   }
   // The others' periods are from the verdict's tournament: so is the
   // running one's that they are compared with.
-  std::vector<int> entrants =
-      drifted ? rerun_entrants(measured_, running_, baseline_, rule_) : std::vector<int>{};
+  if (drifted) entrants = rerun_entrants(measured_, running_, baseline_, rule_);
   if (!drifted || !affordable(entrants, mpi_untimed_, agreed)) {
     watch_interval_ = std::min(2 * watch_interval_, interval(last_watch_interval, last_watch_seconds));
     next_check_ = started_ + watch_interval_;
