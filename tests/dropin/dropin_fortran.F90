@@ -76,6 +76,7 @@ program dropin_fortran
     end if
   end if
   call MPI_Finalize(ierr)
+  deallocate(counts, displs, sendbuf, recvbuf)
 contains
   ! The blocks this rank sends in a call: each names the call, the sender,
   ! the element and the destination.
