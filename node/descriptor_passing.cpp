@@ -156,9 +156,9 @@ bool authentic(const Datagram& d, const std::vector<Endpoint>& all) {
   if (!d.well_formed || d.extra_descriptors || !d.has_credentials) return false;
   if (d.claimed < 0 || d.claimed >= static_cast<int>(all.size())) return false;
   const Endpoint& e = all[static_cast<std::size_t>(d.claimed)];
+  const std::size_t path_bytes = static_cast<std::size_t>(e.length) - offsetof(sockaddr_un, sun_path);
   return e.length > 0 && d.credentials.pid == e.pid && d.credentials.uid == e.uid &&
-         static_cast<int>(d.from_length) == e.length &&
-         std::memcmp(d.from.sun_path, e.path, static_cast<std::size_t>(e.length) - offsetof(sockaddr_un, sun_path)) == 0;
+         static_cast<int>(d.from_length) == e.length && std::memcmp(d.from.sun_path, e.path, path_bytes) == 0;
 }
 
 std::string sender_of(const Datagram& d) {

@@ -5,8 +5,8 @@
  *   fixed pattern and buffers; buffers rotating among three; free + malloc
  *   every call; forward/backward with the roles of the buffers swapped;
  *   counts changing every few calls; one rank whose arguments change while
- *   the others' do not; one rank whose receive displacements alone change; MPI_IN_PLACE; a derived contiguous type and a
- *   non-contiguous one; a communicator freed and a new one made; two threads
+ *   the others' do not; one rank whose receive displacements alone change;
+ *   MPI_IN_PLACE; a derived contiguous type and a non-contiguous one; a communicator freed and a new one made; two threads
  *   on two communicators; an exchange too small to serve; an
  *   intercommunicator and a one-rank communicator, which pass through.
  * Communicators are named for the drop-in's report at MPI_Finalize

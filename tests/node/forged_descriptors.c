@@ -47,27 +47,19 @@ static int forging;       /* set around the library calls under attack */
 static long forged_total; /* datagrams the forger queued at this rank */
 static int node_size = 1;
 
-static int read_all(int fd, void *p, size_t n) {
+/* All n bytes through the pipe fd, in either direction; -1 on EOF or error. */
+static int pipe_all(int fd, void *p, size_t n, int writing) {
     char *c = p;
     while (n > 0) {
-        ssize_t r = read(fd, c, n);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) return -1;
-        c += r, n -= (size_t)r;
+        ssize_t done = writing ? write(fd, c, n) : read(fd, c, n);
+        if (done < 0 && errno == EINTR) continue;
+        if (done <= 0) return -1;
+        c += done, n -= (size_t)done;
     }
     return 0;
 }
-
-static int write_all(int fd, const void *p, size_t n) {
-    const char *c = p;
-    while (n > 0) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return -1;
-        c += w, n -= (size_t)w;
-    }
-    return 0;
-}
+static int read_all(int fd, void *p, size_t n) { return pipe_all(fd, p, n, 0); }
+static int write_all(int fd, const void *p, size_t n) { return pipe_all(fd, (void *)p, n, 1); }
 
 /* The forger: runs outside the job until the rank closes its pipe, then
  * reports whether anything wrote into the memory it offered. */
@@ -181,7 +173,8 @@ int main(int argc, char **argv) {
         MPI_Allreduce(&made, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
         MPI_Allreduce(&made, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (every != any) {
-            printf("rank %d: WRONG: %s: init %s here but not on every rank\n", rank, argv[a], made ? "worked" : "failed");
+            printf("rank %d: WRONG: %s: init %s here but not on every rank\n", rank, argv[a],
+                   made ? "worked" : "failed");
             ++failures;
         }
         if (!made) {
