@@ -8,6 +8,8 @@
 // first init's), per-iteration time (barrier, MPI_Wtime, max over ranks, median of
 // repeats), validation of the received data after timing. Competitors run
 // interleaved inside each repeat, so drifts hit all of them alike.
+// --family alltoall times the same uniform blocks as MPIX_Alltoall_init
+// requests (the Alltoall family's algorithms, MPI_Alltoall as native).
 // alltoallv.py runs several launches and reports the medians across them.
 #include <mpix/mpix.h>
 
@@ -29,6 +31,7 @@ using namespace mpix_timing;
 
 struct Options {
   std::vector<long> sizes = {8, 64, 512, 4096, 32768, 262144, 2097152};
+  std::string family = "alltoallv";      // whose algorithms: alltoallv or alltoall
   std::vector<std::string> competitors;  // registry names and "memcpy"
   std::string scaling = "weak";          // weak: size per peer; strong: size per rank in total
   std::vector<std::string> memory = {"heap", "mpix"};  // heap: std::vector; mpix: MPIX_Alloc_mem buffers
@@ -40,11 +43,14 @@ struct Options {
 
 Options parse(int argc, char** argv) {
   Options o;
-  std::vector<std::string> registered;
-  for (const auto& a : mpix_timing::listed_algorithms()) registered.push_back(a.name);
-  o.competitors = registered;
-  o.competitors.emplace_back("memcpy");
-  std::vector<std::string> accepted = o.competitors;
+  // The family decides the competitors' names: read it first.
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--family") o.family = argv[i + 1];
+  std::vector<std::string> accepted;
+  for (const auto& a : mpix_timing::listed_algorithms(o.family == "alltoall" ? Family::alltoall : Family::alltoallv))
+    accepted.push_back(a.name);
+  accepted.emplace_back("memcpy");
+  o.competitors = accepted;
   std::vector<std::string> loops = {"application", "exchange", "barrier"};
   CLI::App app("Times uniform Alltoallv exchanges of every competitor, interleaved, on the ranks it runs on.",
                "bench_alltoallv");
@@ -52,7 +58,10 @@ Options parse(int argc, char** argv) {
       ->delimiter(',')
       ->check(CLI::Range(1L, 1L << 40))
       ->capture_default_str();
-  app.add_option("--algorithms", o.competitors, "registered algorithms and memcpy, comma-separated")
+  app.add_option("--family", o.family, "alltoallv (MPIX_Alltoallv_init) or alltoall (MPIX_Alltoall_init)")
+      ->check(CLI::IsMember({"alltoallv", "alltoall"}))
+      ->capture_default_str();
+  app.add_option("--algorithms", o.competitors, "registered algorithms of the family and memcpy, comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember(accepted));
   app.add_option("--scaling", o.scaling, "weak: size per peer; strong: size per rank in total")
@@ -128,8 +137,9 @@ int main(int argc, char** argv) {
         const auto samples =
             run_interleaved(options.competitors.size(), options.repeats, comm, [&](std::size_t c, MPIX_Comm* on) {
               const std::string& name = options.competitors[c];
-              return name == "memcpy" ? run_memcpy(pt, size, loop)
-                                      : run_algorithm(pt, name, on, loop, expected_iterations(pt));
+              if (name == "memcpy") return run_memcpy(pt, size, loop);
+              return options.family == "alltoall" ? run_alltoall_algorithm(pt, name, on, loop, expected_iterations(pt))
+                                                  : run_algorithm(pt, name, on, loop, expected_iterations(pt));
             });
         for (std::size_t c = 0; c < options.competitors.size(); ++c) {
           const Summary t = summarize(samples[c], options.competitors[c]);

@@ -5,15 +5,16 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
 
-#include "collectives/alltoallv_init.hpp"
-#include "collectives/neighbor_alltoallv_init.hpp"
-#include "collectives/sparse_discovery.hpp"
+#include "collectives/family_init.hpp"
+#include "families.hpp"  // generated: every family of collectives/families.def
+#include "collectives/sparse_exchange.hpp"
 #include "collectives/registry.hpp"
-#include "collectives/tuning_parameters.hpp"
+#include "collectives/alltoallv/tuning_parameters.hpp"
 #include "node/node_channel.hpp"
 #include "src/agree.hpp"
 #include "capi/guard.hpp"
@@ -156,21 +157,16 @@ static_assert(MPIX_ALGORITHM_MPI_BASELINE == mpix::capability::mpi_baseline &&
                   MPIX_ALGORITHM_NODE_CHANNEL == mpix::capability::node_channel,
               "mpix.h's MPIX_ALGORITHM_* bits are the registry's capabilities");
 
-int MPIX_Alltoallv_algorithm_count(int* count) {
-  return mpix::count_rows(__func__, mpix::alltoallv_algorithms(), count);
-}
-
-int MPIX_Alltoallv_algorithm(int index, const char** name, const char** description, int* capabilities) {
-  return mpix::describe_row(__func__, mpix::alltoallv_algorithms(), index, name, description, capabilities);
-}
-
-int MPIX_Neighbor_alltoallv_algorithm_count(int* count) {
-  return mpix::count_rows(__func__, mpix::neighbor_alltoallv_algorithms(), count);
-}
-
-int MPIX_Neighbor_alltoallv_algorithm(int index, const char** name, const char** description, int* capabilities) {
-  return mpix::describe_row(__func__, mpix::neighbor_alltoallv_algorithms(), index, name, description, capabilities);
-}
+// Every family's public listing, one pair per row of collectives/families.def.
+#define MPIX_FAMILY(folder, Name)                                                                           \
+  int MPIX_##Name##_algorithm_count(int* count) {                                                           \
+    return mpix::count_rows(__func__, mpix::folder##_algorithms(), count);                                  \
+  }                                                                                                         \
+  int MPIX_##Name##_algorithm(int index, const char** name, const char** description, int* capabilities) { \
+    return mpix::describe_row(__func__, mpix::folder##_algorithms(), index, name, description, capabilities); \
+  }
+#include "collectives/families.def"
+#undef MPIX_FAMILY
 
 int MPIX_Error_string(int errorcode, char* string, int* resultlen) {
   if (string == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
@@ -279,13 +275,13 @@ namespace {
 
 // MPIX_Alltoallv_init and the paper's entry points, which fix the algorithm
 // (forced: a registry name, or nullptr to choose as usual).
-int alltoallv_init_as(const char* function, const char* forced, const mpix::AlltoallvUserArgs& user,
+int alltoallv_init_as(const char* function, const char* forced, const mpix::VectorUserArgs& user,
                       MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
   return guarded(function, comm_of(xcomm), [&] {
     live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
     mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
-    if (forced != nullptr) hints.set(mpix::info_key_alltoallv_algorithm, forced);
-    auto made = mpix::alltoallv_init(user, xcomm->comm, &hints);
+    if (forced != nullptr) hints.set(mpix::alltoallv_family.info_key, forced);
+    auto made = mpix::init_request(mpix::alltoallv_family, user, xcomm->comm, &hints);
     *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
   });
 }
@@ -300,13 +296,26 @@ int MPIX_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int s
                            xcomm, info, request);
 }
 
+int MPIX_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
+  return guarded(__func__, comm_of(xcomm), [&] {
+    live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
+    const mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
+    auto made = mpix::init_request(mpix::alltoall_family,
+                                   {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request},
+                                   xcomm->comm, &hints);
+    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
+  });
+}
+
 int MPIX_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                  MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
   return guarded(__func__, comm_of(xcomm), [&] {
     live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
     const mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
-    auto made = mpix::neighbor_alltoallv_init(
+    auto made = mpix::init_request(
+        mpix::neighbor_alltoallv_family,
         {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm->comm,
         &hints);
     *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
@@ -349,6 +358,52 @@ int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destin
                                                    reorder, graph_comm),
                     "MPI_Dist_graph_create_adjacent");
   });
+}
+
+int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, const void* sendvals, int* recv_nnz, int** src, int** recvcounts,
+                       int** rdispls, MPI_Datatype recvtype, void** recvvals, MPIX_Comm* xcomm, MPIX_Info* info) {
+  return guarded(__func__, comm_of(xcomm), [&] {
+    live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
+    if (info != nullptr) live(info, MPI_ERR_INFO, "info", "MPIX_Info");
+    // Checked before the collective part, on every rank alike: the outputs
+    // are this rank's own, so a NULL one fails here, before any rank sends.
+    mpix::agreed(xcomm->comm->global(), [&] {
+      require(recv_nnz != nullptr && src != nullptr && recvcounts != nullptr && rdispls != nullptr &&
+                  recvvals != nullptr,
+              MPI_ERR_ARG, "an output argument (recv_nnz, src, recvcounts, rdispls, recvvals) is NULL");
+    });
+    const mpix::SparseReceived got = mpix::alltoallv_crs(*xcomm->comm, send_nnz, dest, sendcounts, sdispls,
+                                                         sendtype, sendvals, recvtype);
+    // malloc'd, as MPIX_Free frees them; never NULL, even when empty.
+    const auto copy = [](const void* from, std::size_t bytes) {
+      void* to = std::malloc(std::max<std::size_t>(bytes, 1));
+      if (to == nullptr) throw std::bad_alloc();
+      if (bytes > 0) std::memcpy(to, from, bytes);
+      return to;
+    };
+    const std::size_t n = got.sources.size();
+    void* out[4] = {};
+    try {
+      out[0] = copy(got.sources.data(), n * sizeof(int));
+      out[1] = copy(got.counts.data(), n * sizeof(int));
+      out[2] = copy(got.displs.data(), n * sizeof(int));
+      out[3] = copy(got.data.data(), got.data.size());
+    } catch (...) {
+      for (void* p : out) std::free(p);
+      throw;
+    }
+    *recv_nnz = static_cast<int>(n);
+    *src = static_cast<int*>(out[0]);
+    *recvcounts = static_cast<int*>(out[1]);
+    *rdispls = static_cast<int*>(out[2]);
+    *recvvals = out[3];
+  });
+}
+
+int MPIX_Free(void* memory) {
+  std::free(memory);
+  return MPI_SUCCESS;
 }
 
 int alltoallv_rma_winfence_init(const void* sendbuf, const int sendcounts[], const int sdispls[],

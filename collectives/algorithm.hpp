@@ -74,6 +74,18 @@ struct CollectiveAlgorithm {
   }
 };
 
+// What every family's requests run unless asked otherwise: its row that
+// selects.
+inline constexpr const char* default_algorithm = "auto";
+
+// The algorithm a rank asks for, and its registry row (nullptr: an unknown
+// name, which every rank sees alike).
+template <class Row>
+struct Requested {
+  std::string name;
+  const Row* row;
+};
+
 // Row helpers: an algorithm that runs any valid arguments, and the factory of
 // an operation constructed from the arguments (the family is deduced from
 // the row's field).

@@ -1,18 +1,39 @@
-// The registry: every collective family's algorithms, each family's rows in
-// the order of its registry.def. The only list of algorithms there is.
+// The registry: each collective family's algorithms, in the order of its
+// registry.def (collectives/<family>/registry.def), kept by the family's
+// rows() (collectives/<family>/family.hpp). The only list of algorithms
+// there is; this file is what every family's list shares.
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
-
-#include "collectives/alltoallv_args.hpp"
-#include "collectives/neighbor_alltoallv_args.hpp"
 
 namespace mpix {
 
-const std::vector<const AlltoallvAlgorithm*>& alltoallv_algorithms();
-const std::vector<const NeighborAlgorithm*>& neighbor_alltoallv_algorithms();
+// A family's rows as their files define them, each with the capabilities
+// of its registry.def line, and pointers to them for lookups. Built once,
+// in place: the pointers point into it.
+template <class Row>
+class RegisteredRows {
+ public:
+  explicit RegisteredRows(std::vector<std::pair<Row, unsigned>> rows) {
+    rows_.reserve(rows.size());
+    for (auto& [row, capabilities] : rows) {
+      rows_.push_back(row);
+      rows_.back().capabilities = capabilities;
+    }
+    for (const Row& row : rows_) pointers_.push_back(&row);
+  }
+  RegisteredRows(const RegisteredRows&) = delete;
+  RegisteredRows& operator=(const RegisteredRows&) = delete;
+
+  const std::vector<const Row*>& pointers() const { return pointers_; }
+
+ private:
+  std::vector<Row> rows_;
+  std::vector<const Row*> pointers_;
+};
 
 // nullptr if no row of the family has that name.
 template <class Row>
@@ -31,11 +52,6 @@ std::string row_names(const std::vector<const Row*>& rows) {
   }
   return names;
 }
-
-inline const AlltoallvAlgorithm* find_alltoallv_algorithm(std::string_view name) {
-  return find_row(alltoallv_algorithms(), name);
-}
-inline std::string alltoallv_algorithm_names() { return row_names(alltoallv_algorithms()); }
 
 // The names of the capability bits set, comma-separated (mpix_info).
 std::string capability_list(unsigned capabilities);

@@ -41,7 +41,8 @@ struct LastCall {
   ServedExchanges* state = nullptr;
   unsigned long deletions = 0;
 };
-__attribute__((tls_model("initial-exec"))) thread_local LastCall last_call[2];  // by Collective
+// By Collective.
+__attribute__((tls_model("initial-exec"))) thread_local LastCall last_call[mpix::intercept::collectives];
 
 class InsideDropIn {
  public:
@@ -51,7 +52,8 @@ class InsideDropIn {
   InsideDropIn& operator=(const InsideDropIn&) = delete;
 };
 
-int state_keyval[2] = {MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID};  // by Collective: a communicator's state
+int state_keyval[mpix::intercept::collectives] = {MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID,
+                                                  MPI_KEYVAL_INVALID};  // by Collective: a communicator's state
 int finalize_keyval = MPI_KEYVAL_INVALID;  // on MPI_COMM_SELF: frees them all at MPI_Finalize
 std::once_flag keyvals_made;
 std::mutex live_mutex;
@@ -197,4 +199,13 @@ extern "C" int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[
     return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                    comm);
   return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+}
+
+extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm) {
+  if (inside_drop_in) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  InsideDropIn guard;
+  ServedExchanges* state = state_of(comm, Collective::alltoall);
+  if (state == nullptr) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }

@@ -1,5 +1,6 @@
 // The drop-in's protocol, per communicator and collective (MPI_Alltoallv,
-// MPI_Neighbor_alltoallv: each has its own state, clock and cache).
+// MPI_Alltoall, MPI_Neighbor_alltoallv: each has its own state, clock and
+// cache).
 //
 // A rank's own view says nothing about the others: its arguments may have
 // changed while theirs did not. So every decision is taken from values all
@@ -47,6 +48,7 @@
 #include "intercept/served_exchanges.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -62,15 +64,31 @@ constexpr long stale_after = 4096;         // calls after which an unused patter
 // Whether the registered algorithm called name is the MPI's own call (its
 // capability, from the collective's public listing): read once per settled
 // request.
+// What the drop-in knows of the library's family behind each collective:
+// its public listing and the info key that asks for an algorithm.
+struct FamilyListing {
+  const char* mpi_name;
+  const char* algorithm_key;
+  int (*count)(int*);
+  int (*describe)(int, const char**, const char**, int*);
+};
+const FamilyListing& listing_of(Collective collective) {
+  static const FamilyListing listings[collectives] = {
+      {"MPI_Alltoallv", "mpix_alltoallv_algorithm", MPIX_Alltoallv_algorithm_count, MPIX_Alltoallv_algorithm},
+      {"MPI_Neighbor_alltoallv", "mpix_neighbor_alltoallv_algorithm", MPIX_Neighbor_alltoallv_algorithm_count,
+       MPIX_Neighbor_alltoallv_algorithm},
+      {"MPI_Alltoall", "mpix_alltoall_algorithm", MPIX_Alltoall_algorithm_count, MPIX_Alltoall_algorithm}};
+  return listings[static_cast<int>(collective)];
+}
+
 bool is_mpi_own_call(Collective collective, std::string_view name) {
-  const bool neighbor = collective == Collective::neighbor_alltoallv;
+  const FamilyListing& family = listing_of(collective);
   int count = 0;
-  neighbor ? MPIX_Neighbor_alltoallv_algorithm_count(&count) : MPIX_Alltoallv_algorithm_count(&count);
+  family.count(&count);
   for (int i = 0; i < count; ++i) {
     const char* listed = nullptr;
     int capabilities = 0;
-    const int rc = neighbor ? MPIX_Neighbor_alltoallv_algorithm(i, &listed, nullptr, &capabilities)
-                            : MPIX_Alltoallv_algorithm(i, &listed, nullptr, &capabilities);
+    const int rc = family.describe(i, &listed, nullptr, &capabilities);
     if (rc == MPI_SUCCESS && name == listed) return (capabilities & MPIX_ALGORITHM_MPI_BASELINE) != 0;
   }
   return false;
@@ -78,9 +96,7 @@ bool is_mpi_own_call(Collective collective, std::string_view name) {
 
 }  // namespace
 
-const char* name_of(Collective collective) {
-  return collective == Collective::alltoallv ? "MPI_Alltoallv" : "MPI_Neighbor_alltoallv";
-}
+const char* name_of(Collective collective) { return listing_of(collective).mpi_name; }
 
 std::uint64_t fingerprint(const InterceptConfig& settings) {
   std::uint64_t h = settings.enabled ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
@@ -91,10 +107,34 @@ std::uint64_t fingerprint(const InterceptConfig& settings) {
   return h >> 2;  // its negation must fit too
 }
 
+const int* ServedExchanges::UniformBlocks::describe(int new_count, int peers) {
+  if (new_count == count && counts.size() == static_cast<std::size_t>(peers)) return counts.data();
+  count = new_count;
+  counts.resize(static_cast<std::size_t>(peers));
+  displs.resize(static_cast<std::size_t>(peers));
+  // A negative count (which MPI rejects) or displacements that overflow an
+  // int: negative counts, which ExchangePattern finds unservable, so the
+  // call goes to MPI's own through the agreement like any other.
+  const bool describable = count >= 0 && (peers <= 1 || count <= INT_MAX / peers);
+  for (int r = 0; r < peers; ++r) {
+    counts[static_cast<std::size_t>(r)] = describable ? count : -1;
+    displs[static_cast<std::size_t>(r)] = describable ? r * count : 0;
+  }
+  return counts.data();
+}
+
+int ServedExchanges::call_uniform(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  int recvcount, MPI_Datatype recvtype) {
+  const int* sendcounts = uniform_send_.describe(sendcount, send_entries_);
+  const int* recvcounts = uniform_recv_.describe(recvcount, recv_entries_);
+  return call(sendbuf, sendcounts, uniform_send_.displs.data(), sendtype, recvbuf, recvcounts,
+              uniform_recv_.displs.data(), recvtype);
+}
+
 ServedExchanges::ServedExchanges(MPI_Comm comm, Collective collective, const InterceptConfig& settings)
     : comm_(comm), collective_(collective), settings_(settings),
       agreement_(comm, static_cast<int>(std::tuple_size_v<Votes>)), recent_(recent_window, 0) {
-  if (collective == Collective::alltoallv) {
+  if (collective != Collective::neighbor_alltoallv) {
     PMPI_Comm_size(comm, &send_entries_);
     recv_entries_ = send_entries_;
   } else {
@@ -181,6 +221,8 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
 int ServedExchanges::pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype) {
+  if (collective_ == Collective::alltoall)  // the call's own counts (call_uniform)
+    return PMPI_Alltoall(sendbuf, uniform_send_.count, sendtype, recvbuf, uniform_recv_.count, recvtype, comm_);
   if (collective_ == Collective::alltoallv)
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm_);
   return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -271,8 +313,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   // auto: a tournament among the algorithms whose data path does not
   // depend on the buffers (the others refuse mpix_buffers_move), MPI's own
   // call among them.
-  const bool neighbor = collective_ == Collective::neighbor_alltoallv;
-  MPIX_Info_set(info, neighbor ? "mpix_neighbor_alltoallv_algorithm" : "mpix_alltoallv_algorithm", "auto");
+  MPIX_Info_set(info, listing_of(collective_).algorithm_key, "auto");
   MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
   // Every served call pays an agreement, which MPI's own call, once it
   // wins, no longer does: the tournament credits its latency to it.
@@ -289,12 +330,21 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
                          sd = ExchangePattern::in_bytes(pattern.sdispls, pattern.send_element),
                          rc_bytes = ExchangePattern::in_bytes(pattern.recvcounts, pattern.recv_element),
                          rd = ExchangePattern::in_bytes(pattern.rdispls, pattern.recv_element);
-  const int rc = neighbor ? MPIX_Neighbor_alltoallv_init(sendbuf, sc.data(), sd.data(), MPI_BYTE, recvbuf,
-                                                         rc_bytes.data(), rd.data(), MPI_BYTE, xcomm_, info,
-                                                         &entry.request)
-                          : MPIX_Alltoallv_init(pattern.in_place ? MPI_IN_PLACE : sendbuf, sc.data(), sd.data(),
-                                                MPI_BYTE, recvbuf, rc_bytes.data(), rd.data(), MPI_BYTE, xcomm_,
-                                                info, &entry.request);
+  int rc = MPI_SUCCESS;
+  switch (collective_) {
+    case Collective::neighbor_alltoallv:
+      rc = MPIX_Neighbor_alltoallv_init(sendbuf, sc.data(), sd.data(), MPI_BYTE, recvbuf, rc_bytes.data(), rd.data(),
+                                        MPI_BYTE, xcomm_, info, &entry.request);
+      break;
+    case Collective::alltoall:  // uniform blocks: block 0's bytes are every block's
+      rc = MPIX_Alltoall_init(pattern.in_place ? MPI_IN_PLACE : sendbuf, sc[0], MPI_BYTE, recvbuf, rc_bytes[0],
+                              MPI_BYTE, xcomm_, info, &entry.request);
+      break;
+    case Collective::alltoallv:
+      rc = MPIX_Alltoallv_init(pattern.in_place ? MPI_IN_PLACE : sendbuf, sc.data(), sd.data(), MPI_BYTE, recvbuf,
+                               rc_bytes.data(), rd.data(), MPI_BYTE, xcomm_, info, &entry.request);
+      break;
+  }
   MPIX_Info_free(&info);
   if (rc != MPI_SUCCESS) {  // agreed: the same on every rank
     disabled_ = true;

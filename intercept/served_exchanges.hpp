@@ -1,5 +1,6 @@
 // The drop-in's state of one communicator for one collective
-// (MPI_Alltoallv, or MPI_Neighbor_alltoallv on a distributed graph): the
+// (MPI_Alltoallv, MPI_Alltoall, or MPI_Neighbor_alltoallv on a distributed
+// graph): the
 // exchanges it serves from persistent requests, and the protocol that
 // decides, identically on every rank, which calls they serve (see
 // served_exchanges.cpp).
@@ -23,8 +24,11 @@ namespace mpix::intercept {
 // between ranks would have them serve different calls.
 std::uint64_t fingerprint(const InterceptConfig& settings);
 
-// The collectives the drop-in serves; both take the same arguments.
-enum class Collective { alltoallv, neighbor_alltoallv };
+// The collectives the drop-in serves. MPI_Alltoall's calls are described as
+// the Alltoallv of their uniform blocks (call_uniform), so all take the
+// same arguments here.
+enum class Collective { alltoallv, neighbor_alltoallv, alltoall };
+inline constexpr int collectives = 3;
 const char* name_of(Collective collective);  // "MPI_Alltoallv", ...
 
 class ServedExchanges {
@@ -43,6 +47,12 @@ class ServedExchanges {
   // communicator's error handler as MPI's call would.
   int call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+  // One MPI_Alltoall call (Collective::alltoall): its uniform blocks as
+  // counts and displacements, kept from the last call while the counts stay
+  // (no allocation, O(1) per call), then call(); what passes through goes
+  // to PMPI_Alltoall with the call's own arguments.
+  int call_uniform(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype);
 
   // For MPIX_VERBOSE, when the state goes.
   struct Counters {
@@ -90,6 +100,12 @@ class ServedExchanges {
   MPI_Comm comm_;
   Collective collective_;
   int send_entries_ = 0, recv_entries_ = 0;  // of the count arrays (CallArguments)
+  // Collective::alltoall: the last call's blocks as arrays (call_uniform).
+  struct UniformBlocks {
+    int count = 0;  // the call's
+    std::vector<int> counts, displs;
+    const int* describe(int new_count, int peers);  // counts.data(); displs follow
+  } uniform_send_, uniform_recv_;
   InterceptConfig settings_;
   ExchangePattern scratch_;  // the current call's, described in place
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made at the first admission (collective, agreed)

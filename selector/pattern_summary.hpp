@@ -1,5 +1,5 @@
 // What the selector knows of one Alltoallv: a handful of numbers agreed by
-// every rank (collectives/selection_inputs.cpp), never one rank's own view,
+// every rank (collectives/alltoallv/selection_inputs.cpp), never one rank's own view,
 // so that every rank predicts the same costs and makes the same choice.
 #pragma once
 

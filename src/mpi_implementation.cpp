@@ -67,4 +67,18 @@ const char* persistent_neighbor_alltoallv_why_not() {
              : "this MPI has no persistent neighbourhood Alltoallv (MPI-4 MPI_Neighbor_alltoallv_init)";
 }
 
+AlltoallInit persistent_alltoall() {
+#if MPI_VERSION >= 4
+  return &MPI_Alltoall_init;
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+  return &PMPIX_Alltoall_init;  // as persistent_alltoallv(): this library owns the MPIX_ name
+#else
+  return nullptr;
+#endif
+}
+
+const char* persistent_alltoall_why_not() {
+  return persistent_alltoall() != nullptr ? "" : "this MPI has no persistent Alltoall (MPI-4 MPI_Alltoall_init)";
+}
+
 }  // namespace mpix::mpi_implementation

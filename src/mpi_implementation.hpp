@@ -35,5 +35,11 @@ const char* persistent_alltoallv_why_not();
 // signature, on a distributed-graph communicator.
 AlltoallvInit persistent_neighbor_alltoallv();
 const char* persistent_neighbor_alltoallv_why_not();
+// The MPI's own persistent Alltoall: MPI-4's MPI_Alltoall_init, or Open
+// MPI 4.1's extension of the same signature.
+using AlltoallInit = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, MPI_Info,
+                             MPI_Request*);
+AlltoallInit persistent_alltoall();
+const char* persistent_alltoall_why_not();
 
 }  // namespace mpix::mpi_implementation

@@ -1,7 +1,7 @@
 // The registered algorithms of each collective family as tools and
 // benchmarks see them: through the public listing (MPIX_Alltoallv_algorithm,
-// MPIX_Neighbor_alltoallv_algorithm), like any user's tool, never through
-// the registry's internals.
+// MPIX_Neighbor_alltoallv_algorithm, MPIX_Alltoall_algorithm), like any
+// user's tool, never through the registry's internals.
 #pragma once
 
 #include <mpix/mpix.h>
@@ -17,19 +17,24 @@ struct ListedAlgorithm {
   bool has(int bits) const { return (capabilities & bits) == bits; }
 };
 
-enum class Family { alltoallv, neighbor_alltoallv };
+enum class Family { alltoallv, neighbor_alltoallv, alltoall };
 
 inline std::vector<ListedAlgorithm> listed_algorithms(Family family = Family::alltoallv) {
-  const bool neighbor = family == Family::neighbor_alltoallv;
+  using Count = int (*)(int*);
+  using Describe = int (*)(int, const char**, const char**, int*);
+  const Count count_of = family == Family::alltoallv            ? MPIX_Alltoallv_algorithm_count
+                         : family == Family::neighbor_alltoallv ? MPIX_Neighbor_alltoallv_algorithm_count
+                                                                : MPIX_Alltoall_algorithm_count;
+  const Describe describe = family == Family::alltoallv            ? MPIX_Alltoallv_algorithm
+                            : family == Family::neighbor_alltoallv ? MPIX_Neighbor_alltoallv_algorithm
+                                                                   : MPIX_Alltoall_algorithm;
   int count = 0;
-  neighbor ? MPIX_Neighbor_alltoallv_algorithm_count(&count) : MPIX_Alltoallv_algorithm_count(&count);
+  count_of(&count);
   std::vector<ListedAlgorithm> rows;
   for (int i = 0; i < count; ++i) {
     const char* name = nullptr;
     int capabilities = 0;
-    const int rc = neighbor ? MPIX_Neighbor_alltoallv_algorithm(i, &name, nullptr, &capabilities)
-                            : MPIX_Alltoallv_algorithm(i, &name, nullptr, &capabilities);
-    if (rc == MPI_SUCCESS) rows.push_back({name, capabilities});
+    if (describe(i, &name, nullptr, &capabilities) == MPI_SUCCESS) rows.push_back({name, capabilities});
   }
   return rows;
 }

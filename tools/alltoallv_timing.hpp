@@ -276,6 +276,18 @@ inline Sample run_algorithm(const Exchange& x, const std::string& name, MPIX_Com
                      });
 }
 
+// pt as an Alltoall request (its uniform blocks, in bytes) running the
+// registered Alltoall algorithm name.
+inline Sample run_alltoall_algorithm(const Point& pt, const std::string& name, MPIX_Comm* comm, Loop loop,
+                                     long expected_iterations = 0) {
+  const int bytes = static_cast<int>(pt.per_peer());
+  return run_request(pt, name, "mpix_alltoall_algorithm", loop, expected_iterations,
+                     [&](MPIX_Info* info, MPIX_Request** request) {
+                       return MPIX_Alltoall_init(pt.send(), bytes, MPI_BYTE, pt.recv(), bytes, MPI_BYTE, comm, info,
+                                                 request);
+                     });
+}
+
 // Every competitor, interleaved inside each repeat so that a drift of the
 // machine hits all of them alike, each repeat starting with the next one so
 // that none always runs first: run(competitor index, communicator) -> a

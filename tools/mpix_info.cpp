@@ -3,14 +3,15 @@
 // the node layout of MPI_COMM_WORLD).
 #include <mpix/mpix.h>
 
+#include <cctype>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "collectives/alltoallv_config.hpp"
+#include "collectives/alltoallv/config.hpp"
 #include "collectives/registry.hpp"
 #include "tools/command_line.hpp"
-#include "collectives/tuning_parameters.hpp"
+#include "collectives/alltoallv/tuning_parameters.hpp"
 #include "node/node_channel.hpp"
 #include "src/config.hpp"
 #include "capi/handles.hpp"
@@ -50,25 +51,48 @@ void print_variables(const mpix::Configuration& configuration) {
     std::printf("  warning: %s is set but is not an mpix-rma variable\n", name.c_str());
 }
 
-// The registered algorithms through the public listing, as users see them.
+// One collective family as users see it: its public listing.
+struct ListedFamily {
+  const char* folder;  // as collectives/families.def names it
+  const char* title;   // its C entry points' name
+  int (*count)(int*);
+  int (*describe)(int, const char**, const char**, int*);
+};
+
+// Every family of collectives/families.def, in its order.
+const ListedFamily listed_families[] = {
+#define MPIX_FAMILY(folder, Name) {#folder, #Name, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+};
+
+// The registered algorithms of a family through the public listing.
 template <class Print>
-void for_each_algorithm(Print&& print) {
+void for_each_algorithm(const ListedFamily& family, Print&& print) {
   int count = 0;
-  MPIX_Alltoallv_algorithm_count(&count);
+  family.count(&count);
   for (int i = 0; i < count; ++i) {
     const char* name = nullptr;
     const char* description = nullptr;
     int capabilities = 0;
-    MPIX_Alltoallv_algorithm(i, &name, &description, &capabilities);
+    family.describe(i, &name, &description, &capabilities);
     print(name, description, mpix::capability_list(static_cast<unsigned>(capabilities)));
   }
 }
 
+std::string upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
+}
+
 void print_algorithms() {
-  std::printf("\nAlltoallv algorithms (MPIX_ALLTOALLV_ALGORITHM / info key mpix_alltoallv_algorithm):\n");
-  for_each_algorithm([](const char* name, const char* description, const std::string& capabilities) {
-    std::printf("  %-20s %s\n  %-20s [%s]\n", name, description, "", capabilities.c_str());
-  });
+  for (const ListedFamily& family : listed_families) {
+    std::printf("\n%s algorithms (MPIX_%s_ALGORITHM / info key mpix_%s_algorithm):\n", family.title,
+                upper(family.folder).c_str(), family.folder);
+    for_each_algorithm(family, [](const char* name, const char* description, const std::string& capabilities) {
+      std::printf("  %-20s %s\n  %-20s [%s]\n", name, description, "", capabilities.c_str());
+    });
+  }
 }
 
 // The selector's parameters: where they come from (MPIX_TUNING_FILE or the
@@ -99,9 +123,13 @@ void print_parsable(const mpix::Comm& comm, const mpix::Library& library, const 
   for (const mpix::VariableSetting& v : library.configuration().settings())
     std::printf("variable.%s=%s\nvariable.%s.set=%d\n", v.spec->name, v.value.c_str(), v.spec->name,
                 v.from_environment ? 1 : 0);
-  for_each_algorithm([](const char* name, const char*, const std::string& capabilities) {
-    std::printf("algorithm=%s\nalgorithm.%s.capabilities=%s\n", name, name, capabilities.c_str());
-  });
+  for (const ListedFamily& family : listed_families) {
+    std::printf("family=%s\n", family.folder);
+    for_each_algorithm(family, [&](const char* name, const char*, const std::string& capabilities) {
+      std::printf("%s.algorithm=%s\n%s.algorithm.%s.capabilities=%s\n", family.folder, name, family.folder, name,
+                  capabilities.c_str());
+    });
+  }
   const std::string& tuning_file = config.section<mpix::AlltoallvConfig>().tuning_file;
   std::printf("tuning.file=%s\n", tuning_file.empty() ? "built-in" : tuning_file.c_str());
   try {
@@ -119,7 +147,7 @@ int main(int argc, char** argv) {
   CLI::App app(
       "Shows this mpix-rma build: version, MPI library, node hardware, the node layout of MPI_COMM_WORLD (run it "
       "under mpiexec to see several ranks), every MPIX_* variable with its value and whether it was set, the "
-      "Alltoallv algorithms with their capabilities and the selector's parameters.",
+      "algorithms of every collective family with their capabilities and the selector's parameters.",
       "mpix_info");
   app.add_flag("--version", version_only, "the library's version and the MPI it was built with");
   app.add_flag("--parsable", parsable, "the same facts as key=value lines, for scripts");

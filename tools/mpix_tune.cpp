@@ -37,9 +37,9 @@
 #include <string>
 #include <vector>
 
-#include "collectives/alltoallv_init.hpp"
+#include "collectives/alltoallv/family.hpp"
 #include "src/mpi_implementation.hpp"
-#include "collectives/tuning_parameters.hpp"
+#include "collectives/alltoallv/tuning_parameters.hpp"
 #include "selector/calibration.hpp"
 #include "selector/tuning_file.hpp"
 #include "src/comm.hpp"

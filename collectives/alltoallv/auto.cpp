@@ -11,7 +11,7 @@
 // block pushed into the receiver's memory is read from another core's cache;
 // a block the receiver copied itself is already in its own).
 //
-// The schedule (collectives/auto_tournament.hpp) is the same for every
+// The schedule (collectives/auto/tournament.hpp) is the same for every
 // collective family; this file is what is Alltoallv's: its selector inputs,
 // its cost model's prior and its candidates.
 #include <mpix/mpix.h>
@@ -19,12 +19,12 @@
 #include <optional>
 #include <string>
 
-#include "collectives/alltoallv_config.hpp"
-#include "collectives/alltoallv_init.hpp"
-#include "collectives/auto_tournament.hpp"
+#include "collectives/alltoallv/config.hpp"
+#include "collectives/alltoallv/family.hpp"
+#include "collectives/auto/tournament.hpp"
 #include "collectives/registry.hpp"
-#include "collectives/selection_inputs.hpp"
-#include "collectives/tuning_parameters.hpp"
+#include "collectives/alltoallv/selection_inputs.hpp"
+#include "collectives/alltoallv/tuning_parameters.hpp"
 #include "src/library.hpp"
 
 namespace mpix {
@@ -34,7 +34,7 @@ namespace {
 std::vector<const AlltoallvAlgorithm*> candidate_rows() {
   std::vector<const AlltoallvAlgorithm*> rows;
   for (const AlltoallvAlgorithm* row : alltoallv_algorithms())
-    if (std::string_view(row->name) != default_alltoallv_algorithm) rows.push_back(row);
+    if (std::string_view(row->name) != default_algorithm) rows.push_back(row);
   return rows;
 }
 

@@ -1,7 +1,7 @@
 // Barrier-free neighbourhood exchange: edges to and from ranks of this node
 // travel through the node channel (node/node_channel.hpp), copy-in by the
 // sender, copy-out by the receiver; edges off the node by persistent
-// point-to-point (collectives/persistent_edges.hpp); self-loops are local
+// point-to-point (collectives/neighbor_alltoallv/edge_messages.hpp); self-loops are local
 // copies. A rank waits only for its own neighbours: no barrier, no epoch.
 //
 // Duplicate edges: a ring carries one pair's chunks in order, so the
@@ -36,9 +36,9 @@
 #include <cstring>
 #include <vector>
 
-#include "collectives/neighbor_alltoallv_args.hpp"
-#include "collectives/neighbor_alltoallv_config.hpp"
-#include "collectives/persistent_edges.hpp"
+#include "collectives/neighbor_alltoallv/args.hpp"
+#include "collectives/neighbor_alltoallv/config.hpp"
+#include "collectives/neighbor_alltoallv/edge_messages.hpp"
 #include "node/node_channel.hpp"
 #include "src/error.hpp"
 
@@ -80,7 +80,7 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
         to_peer[peer] += static_cast<std::size_t>(args_.send_bytes(e));
         ++edges_to[peer];
       }
-    const std::size_t pack_bytes = comm.config().section<NeighborAlltoallvConfig>().pack_bytes;
+    const std::size_t pack_bytes = comm.config().section<NeighborConfig>().pack_bytes;
     auto packed = [pack_bytes](int edges, std::size_t bytes) { return edges > 1 && bytes <= pack_bytes; };
     std::size_t staging_bytes = 0;
     std::vector<std::size_t> pack_at(peers), unpack_at(peers);  // offsets in staging_

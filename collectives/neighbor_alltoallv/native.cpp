@@ -1,6 +1,6 @@
 // Baseline: MPI_Neighbor_alltoallv itself, called in Start (blocking, as
 // applications call it today); Wait has nothing left to do.
-#include "collectives/neighbor_alltoallv_args.hpp"
+#include "collectives/neighbor_alltoallv/args.hpp"
 #include "src/error.hpp"
 
 namespace mpix {

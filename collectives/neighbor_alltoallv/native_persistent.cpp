@@ -1,7 +1,7 @@
 // Baseline: the MPI's own persistent neighbourhood collective (MPI-4's
 // MPI_Neighbor_alltoallv_init, Open MPI 4.1's extension of it) once, then
 // MPI_Start / MPI_Test / MPI_Wait. Refused where the MPI has none.
-#include "collectives/neighbor_alltoallv_args.hpp"
+#include "collectives/neighbor_alltoallv/args.hpp"
 #include "collectives/persistent_mpi_request.hpp"
 #include "src/error.hpp"
 #include "src/mpi_implementation.hpp"

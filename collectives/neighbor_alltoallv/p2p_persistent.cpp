@@ -1,9 +1,9 @@
-// Persistent point-to-point over every edge (collectives/persistent_edges.hpp):
+// Persistent point-to-point over every edge (collectives/neighbor_alltoallv/edge_messages.hpp):
 // what a sparse code writes by hand, without the per-call set-up of
 // MPI_Neighbor_alltoallv. Buffers that move get requests of their own
 // (a few pairs kept).
-#include "collectives/neighbor_alltoallv_args.hpp"
-#include "collectives/persistent_edges.hpp"
+#include "collectives/neighbor_alltoallv/args.hpp"
+#include "collectives/neighbor_alltoallv/edge_messages.hpp"
 
 namespace mpix {
 

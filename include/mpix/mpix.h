@@ -87,6 +87,21 @@ int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
                         const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
                         MPIX_Info *info, MPIX_Request **request);
 
+/* Persistent Alltoall, shaped like MPI-4's MPI_Alltoall_init: every block
+ * sendcount elements of sendtype to each rank, recvcount of recvtype from
+ * each, block r at offset r * count * extent. sendbuf may be MPI_IN_PLACE
+ * (then sendcount and sendtype are ignored and the blocks are taken from
+ * recvbuf, as MPI defines it). The buffers must stay valid until the
+ * request is freed. info may be NULL. Collective; an argument error on any
+ * rank, or a block size that differs between ranks, is reported on every
+ * rank; the check is one MPI_Allreduce, never O(P) data. Info keys:
+ * "mpix_alltoall_algorithm", a registry name (MPIX_Alltoall_algorithm),
+ * overriding MPIX_ALLTOALL_ALGORITHM, default "auto"; the others as for
+ * MPIX_Alltoallv_init. */
+int MPIX_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
+                       MPIX_Request **request);
+
 /* Persistent neighbourhood Alltoallv, shaped like MPI-4's
  * MPI_Neighbor_alltoallv_init. xcomm must come from MPIX_Comm_init on a
  * distributed-graph communicator (MPI_Dist_graph_create[_adjacent],
@@ -123,6 +138,26 @@ int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destin
                                   const int sendcounts[], MPI_Info info, int reorder,
                                   MPI_Comm *graph_comm);
 
+/* The sparse exchange with data, shaped like MPI Advance's
+ * MPIL_Alltoallv_crs: each rank names only its send_nnz blocks (block i:
+ * sendcounts[i] elements of sendtype at sendvals + sdispls[i] * extent, to
+ * rank dest[i] of xcomm's communicator; a destination may repeat and may be
+ * the rank itself) and gets every block sent to it: *recv_nnz blocks, block
+ * j from rank (*src)[j], (*recvcounts)[j] elements of recvtype at
+ * (*recvvals) + (*rdispls)[j] * extent, sources ascending, a source's
+ * blocks in its order. One call, no O(P) collective (NBX: the data in
+ * synchronous sends, then a nonblocking barrier). The four output arrays
+ * are allocated by the library (never NULL) and freed with MPIX_Free.
+ * Collective; a bad argument on any rank fails on every rank before any
+ * data moves. info may be NULL. */
+int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, const void *sendvals, int *recv_nnz, int **src,
+                       int **recvcounts, int **rdispls, MPI_Datatype recvtype, void **recvvals,
+                       MPIX_Comm *xcomm, MPIX_Info *info);
+/* Frees what the library allocated for the caller (MPIX_Alltoallv_crs's
+ * outputs). NULL is allowed. Local. */
+int MPIX_Free(void *memory);
+
 /* The MPI Advance entry points of the paper (persistent-alltoallv-rma,
  * Algorithms 1 and 3): MPIX_Alltoallv_init with the algorithm fixed to
  * "fence" or "lock" (an info key naming another algorithm is overridden). */
@@ -155,6 +190,10 @@ int MPIX_Alltoallv_algorithm(int index, const char **name, const char **descript
 int MPIX_Neighbor_alltoallv_algorithm_count(int *count);
 int MPIX_Neighbor_alltoallv_algorithm(int index, const char **name, const char **description,
                                       int *capabilities);
+/* The registered Alltoall algorithms, likewise (MPIX_ALLTOALL_ALGORITHM,
+ * "mpix_alltoall_algorithm"). */
+int MPIX_Alltoall_algorithm_count(int *count);
+int MPIX_Alltoall_algorithm(int index, const char **name, const char **description, int *capabilities);
 
 /* Persistent request life cycle, with MPI's state rules: starting an active
  * request or freeing an active request is an error (MPI_ERR_REQUEST); waiting

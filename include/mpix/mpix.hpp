@@ -7,7 +7,11 @@
  *   for (...) { fill(send); exchange.start(); exchange.wait(); use(recv); }
  *                                                     // freed at the end of the scope
  *
- * Owners (Comm, Info, Alltoallv, Win) are move-only: a moved-from object owns
+ * mpix::Alltoall is the same with one count per block, and
+ * mpix::NeighborAlltoallv, on a distributed graph communicator, with one
+ * count per edge.
+ *
+ * Owners (Comm, Info, Alltoallv, Alltoall, NeighborAlltoallv, Win) are move-only: a moved-from object owns
  * nothing and its destructor frees nothing. Destroying a Comm, an Alltoallv of
  * an RMA algorithm or a created Win is collective, as the C frees are: let
  * them go out of scope on every rank in the same order (or call free()).
@@ -217,7 +221,7 @@ class Comm {
   Owner owner_;
 };
 
-// One registered Alltoallv algorithm (MPIX_Alltoallv_algorithm).
+// One registered algorithm of a collective family (MPIX_<Family>_algorithm).
 struct AlgorithmInfo {
   std::string name;
   std::string description;
@@ -225,62 +229,85 @@ struct AlgorithmInfo {
   bool has(int bits) const { return (capabilities & bits) == bits; }
 };
 
-// The registered Alltoallv algorithms, in mpix_info's order. Local.
-inline std::vector<AlgorithmInfo> alltoallv_algorithms() {
+namespace detail {
+
+// A family's registered algorithms through its C listing, in mpix_info's
+// order. Local.
+inline std::vector<AlgorithmInfo> listed_algorithms(int (*count_of)(int*),
+                                                    int (*describe)(int, const char**, const char**, int*)) {
   int count = 0;
-  check(MPIX_Alltoallv_algorithm_count(&count));
+  check(count_of(&count));
   std::vector<AlgorithmInfo> rows;
   for (int i = 0; i < count; ++i) {
     const char* name = nullptr;
     const char* description = nullptr;
     int capabilities = 0;
-    check(MPIX_Alltoallv_algorithm(i, &name, &description, &capabilities));
+    check(describe(i, &name, &description, &capabilities));
     rows.push_back({name, description, capabilities});
   }
   return rows;
 }
 
-// A persistent Alltoallv (MPIX_Alltoallv_init): buffers stay the caller's and
-// must outlive the object; the count and displacement arrays are copied.
-class Alltoallv {
- public:
-  // The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
-  Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm,
-            const Info* info = nullptr) {
-    init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info);
-  }
-  // Typed pointers: the datatype is deduced from T.
-  template <class T>
-  Alltoallv(const T* sendbuf, const std::vector<int>& sendcounts, const std::vector<int>& sdispls, T* recvbuf,
-            const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
-            const Info* info = nullptr) {
-    const bool short_arrays_on_this_rank = short_arrays_here(comm, sendcounts, sdispls, recvcounts, rdispls);
-    const int bad = first_ranks_where({short_arrays_on_this_rank, false}, comm)[0];
-    if (bad >= 0) throw_on_every_rank(comm, bad, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
-    init(sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf, recvcounts.data(), rdispls.data(),
-         datatype<T>(), comm, info);
-  }
-  // Vectors: also checked, on every rank at once, to hold every block the
-  // counts and displacements name.
-  template <class T, class SendAlloc, class RecvAlloc>
-  Alltoallv(const std::vector<T, SendAlloc>& send, const std::vector<int>& sendcounts,
-            const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv, const std::vector<int>& recvcounts,
-            const std::vector<int>& rdispls, const Comm& comm, const Info* info = nullptr) {
-    // Both checks in one agreement: arrays too short on some rank, and
-    // buffers too small on some rank (judged from the entries there are).
-    const bool fits = extent_needed(sendcounts, sdispls) <= send.size() &&
-                      extent_needed(recvcounts, rdispls) <= recv.size();
-    const bool short_arrays_on_this_rank = short_arrays_here(comm, sendcounts, sdispls, recvcounts, rdispls);
-    const auto [short_arrays, small_buffers] = first_ranks_where({short_arrays_on_this_rank, !fits}, comm);
-    if (short_arrays >= 0)
-      throw_on_every_rank(comm, short_arrays, "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
-    if (small_buffers >= 0)
-      throw_on_every_rank(comm, small_buffers, "a buffer vector is smaller than its counts and displacements reach");
-    init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
-         rdispls.data(), datatype<T>(), comm, info);
-  }
+// Per condition, the lowest rank where it holds, or -1: agreed by every
+// rank of comm in one reduction.
+inline std::array<int, 2> first_ranks_where(std::array<bool, 2> failed, MPI_Comm comm, int rank_here) {
+  constexpr int none = std::numeric_limits<int>::max();
+  std::array<int, 2> rank = {failed[0] ? rank_here : none, failed[1] ? rank_here : none};
+  check(MPI_Allreduce(MPI_IN_PLACE, rank.data(), 2, MPI_INT, MPI_MIN, comm));
+  for (int& r : rank) r = r == none ? -1 : r;
+  return rank;
+}
 
+// Elements a buffer needs for these blocks (0 for a rank with none).
+inline std::size_t extent_needed(const std::vector<int>& counts, const std::vector<int>& displs) {
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < counts.size() && i < displs.size(); ++i)
+    if (counts[i] > 0 && displs[i] >= 0)
+      end = std::max(end, static_cast<std::size_t>(displs[i]) + static_cast<std::size_t>(counts[i]));
+  return end;
+}
+
+// A vector exchange's arrays and buffer vectors, checked on every rank at
+// once (one reduction): arrays shorter than their entries, and buffers too
+// small for the blocks (judged from the entries there are), on the lowest
+// rank where either holds, thrown by every rank. who: the class, for the
+// message; entries: what the arrays need.
+inline void check_vector_arguments(const char* who, MPI_Comm comm, int rank, std::size_t send_entries,
+                                   std::size_t recv_entries, const std::vector<int>& sendcounts,
+                                   const std::vector<int>& sdispls, std::size_t send_size,
+                                   const std::vector<int>& recvcounts, const std::vector<int>& rdispls,
+                                   std::size_t recv_size, const char* entries) {
+  const bool short_here = sendcounts.size() < send_entries || sdispls.size() < send_entries ||
+                          recvcounts.size() < recv_entries || rdispls.size() < recv_entries;
+  const bool fits = extent_needed(sendcounts, sdispls) <= send_size && extent_needed(recvcounts, rdispls) <= recv_size;
+  const auto [short_arrays, small_buffers] = first_ranks_where({short_here, !fits}, comm, rank);
+  const auto fail = [&](int where, const std::string& what) {
+    throw Error(MPI_ERR_ARG, std::string(who) + " (rank " + std::to_string(rank) + "): " + what + " on rank " +
+                                 std::to_string(where));
+  };
+  if (short_arrays >= 0) fail(short_arrays, entries);
+  if (small_buffers >= 0) fail(small_buffers, "a buffer vector is smaller than its counts and displacements reach");
+}
+
+}  // namespace detail
+
+// The registered Alltoallv algorithms, in mpix_info's order. Local.
+inline std::vector<AlgorithmInfo> alltoallv_algorithms() {
+  return detail::listed_algorithms(MPIX_Alltoallv_algorithm_count, MPIX_Alltoallv_algorithm);
+}
+// The registered Alltoall algorithms. Local.
+inline std::vector<AlgorithmInfo> alltoall_algorithms() {
+  return detail::listed_algorithms(MPIX_Alltoall_algorithm_count, MPIX_Alltoall_algorithm);
+}
+// The registered neighbourhood Alltoallv algorithms. Local.
+inline std::vector<AlgorithmInfo> neighbor_alltoallv_algorithms() {
+  return detail::listed_algorithms(MPIX_Neighbor_alltoallv_algorithm_count, MPIX_Neighbor_alltoallv_algorithm);
+}
+
+// A persistent request of any family: what every family's class does with
+// it once made.
+class Request {
+ public:
   void start() { check(MPIX_Start(owner_.get())); }
   void wait() { check(MPIX_Wait(owner_.get(), MPI_STATUS_IGNORE)); }
   // Whether the exchange is complete (progresses it if not).
@@ -300,44 +327,142 @@ class Alltoallv {
   // Collective for the RMA algorithms; the request must be inactive.
   void free() { owner_.free(); }
 
+ protected:
+  Request() = default;
+  void adopt(MPIX_Request* made) { owner_ = Owner(made); }
+
  private:
   using Owner = detail::Owner<MPIX_Request, MPIX_Request_free>;
+  Owner owner_;
+};
 
+// A persistent Alltoallv (MPIX_Alltoallv_init): buffers stay the caller's and
+// must outlive the object; the count and displacement arrays are copied.
+class Alltoallv : public Request {
+ public:
+  // The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
+  Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm,
+            const Info* info = nullptr) {
+    init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info);
+  }
+  // Typed pointers: the datatype is deduced from T.
+  template <class T>
+  Alltoallv(const T* sendbuf, const std::vector<int>& sendcounts, const std::vector<int>& sdispls, T* recvbuf,
+            const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
+            const Info* info = nullptr) {
+    check_arrays(comm, sendcounts, sdispls, unknown_size, recvcounts, rdispls, unknown_size);
+    init(sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf, recvcounts.data(), rdispls.data(),
+         datatype<T>(), comm, info);
+  }
+  // Vectors: also checked, on every rank at once, to hold every block the
+  // counts and displacements name.
+  template <class T, class SendAlloc, class RecvAlloc>
+  Alltoallv(const std::vector<T, SendAlloc>& send, const std::vector<int>& sendcounts,
+            const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv, const std::vector<int>& recvcounts,
+            const std::vector<int>& rdispls, const Comm& comm, const Info* info = nullptr) {
+    check_arrays(comm, sendcounts, sdispls, send.size(), recvcounts, rdispls, recv.size());
+    init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
+         rdispls.data(), datatype<T>(), comm, info);
+  }
+
+ private:
   void init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
             const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm, const Info* info) {
     MPIX_Request* h = nullptr;
     check(MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                               comm.handle(), info ? info->handle() : nullptr, &h));
-    owner_ = Owner(h);
+    adopt(h);
   }
-  // Elements a buffer needs for these blocks (0 for a rank with none).
-  static std::size_t extent_needed(const std::vector<int>& counts, const std::vector<int>& displs) {
-    std::size_t end = 0;
-    for (std::size_t i = 0; i < counts.size() && i < displs.size(); ++i)
-      if (counts[i] > 0 && displs[i] >= 0)
-        end = std::max(end, static_cast<std::size_t>(displs[i]) + static_cast<std::size_t>(counts[i]));
-    return end;
+  // A buffer behind a pointer, whose size is not known.
+  static constexpr std::size_t unknown_size = std::numeric_limits<std::size_t>::max();
+  static void check_arrays(const Comm& comm, const std::vector<int>& sendcounts, const std::vector<int>& sdispls,
+                           std::size_t send_size, const std::vector<int>& recvcounts, const std::vector<int>& rdispls,
+                           std::size_t recv_size) {
+    const auto n = static_cast<std::size_t>(comm.size());
+    detail::check_vector_arguments("mpix::Alltoallv", comm.mpi_comm(), comm.rank(), n, n, sendcounts, sdispls,
+                                   send_size, recvcounts, rdispls, recv_size,
+                                   "sendcounts, sdispls, recvcounts and rdispls need one entry per rank");
   }
-  static bool short_arrays_here(const Comm& comm, const std::vector<int>& a, const std::vector<int>& b,
-                                const std::vector<int>& c, const std::vector<int>& d) {
-    const std::size_t n = static_cast<std::size_t>(comm.size());
-    return a.size() < n || b.size() < n || c.size() < n || d.size() < n;
+};
+
+// A persistent Alltoall (MPIX_Alltoall_init): block r of each buffer goes
+// to, or comes from, rank r. Buffers stay the caller's and must outlive the
+// object.
+class Alltoall : public Request {
+ public:
+  // The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
+  Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+           MPI_Datatype recvtype, const Comm& comm, const Info* info = nullptr) {
+    init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info);
   }
-  // Per condition, the lowest rank where it holds, or -1: agreed by every
-  // rank in one reduction.
-  static std::array<int, 2> first_ranks_where(std::array<bool, 2> failed, const Comm& comm) {
-    constexpr int none = std::numeric_limits<int>::max();
-    std::array<int, 2> rank = {failed[0] ? comm.rank() : none, failed[1] ? comm.rank() : none};
-    check(MPI_Allreduce(MPI_IN_PLACE, rank.data(), 2, MPI_INT, MPI_MIN, comm.mpi_comm()));
-    for (int& r : rank) r = r == none ? -1 : r;
-    return rank;
-  }
-  [[noreturn]] static void throw_on_every_rank(const Comm& comm, int rank, const std::string& what) {
-    throw Error(MPI_ERR_ARG, "mpix::Alltoallv (rank " + std::to_string(comm.rank()) + "): " + what + " on rank " +
-                                 std::to_string(rank));
+  // Vectors: blocks of count elements, the datatype deduced from T; checked,
+  // on every rank at once, to hold a block per rank.
+  template <class T, class SendAlloc, class RecvAlloc>
+  Alltoall(const std::vector<T, SendAlloc>& send, std::vector<T, RecvAlloc>& recv, int count, const Comm& comm,
+           const Info* info = nullptr) {
+    const std::size_t needed = static_cast<std::size_t>(comm.size()) * static_cast<std::size_t>(std::max(count, 0));
+    const bool small_here = send.size() < needed || recv.size() < needed;
+    const int small = detail::first_ranks_where({small_here, false}, comm.mpi_comm(), comm.rank())[0];
+    if (small >= 0)
+      throw Error(MPI_ERR_ARG, "mpix::Alltoall (rank " + std::to_string(comm.rank()) +
+                                   "): a buffer vector holds fewer than count elements per rank on rank " +
+                                   std::to_string(small));
+    init(send.data(), count, datatype<T>(), recv.data(), count, datatype<T>(), comm, info);
   }
 
-  Owner owner_;
+ private:
+  void init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, const Comm& comm, const Info* info) {
+    MPIX_Request* h = nullptr;
+    check(MPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm.handle(),
+                             info ? info->handle() : nullptr, &h));
+    adopt(h);
+  }
+};
+
+// A persistent neighbourhood Alltoallv (MPIX_Neighbor_alltoallv_init) over
+// the distributed graph of comm's communicator: one count and displacement
+// per edge, in MPI_Dist_graph_neighbors' order (sources receive,
+// destinations send). Buffers stay the caller's and must outlive the
+// object.
+class NeighborAlltoallv : public Request {
+ public:
+  // The C API's arguments as they are.
+  NeighborAlltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                    const Comm& comm, const Info* info = nullptr) {
+    init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info);
+  }
+  // Vectors: checked, on every rank at once, to hold one entry per edge and
+  // every block the counts and displacements name.
+  template <class T, class SendAlloc, class RecvAlloc>
+  NeighborAlltoallv(const std::vector<T, SendAlloc>& send, const std::vector<int>& sendcounts,
+                    const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv,
+                    const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
+                    const Info* info = nullptr) {
+    int indegree = 0, outdegree = 0, weighted = 0;
+    int topology = MPI_UNDEFINED;
+    check(MPI_Topo_test(comm.mpi_comm(), &topology));
+    if (topology == MPI_DIST_GRAPH)  // otherwise the C call reports it on every rank
+      check(MPI_Dist_graph_neighbors_count(comm.mpi_comm(), &indegree, &outdegree, &weighted));
+    detail::check_vector_arguments("mpix::NeighborAlltoallv", comm.mpi_comm(), comm.rank(),
+                                   static_cast<std::size_t>(outdegree), static_cast<std::size_t>(indegree),
+                                   sendcounts, sdispls, send.size(), recvcounts, rdispls, recv.size(),
+                                   "sendcounts and sdispls need one entry per destination edge, recvcounts and "
+                                   "rdispls one per source edge");
+    init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
+         rdispls.data(), datatype<T>(), comm, info);
+  }
+
+ private:
+  void init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm, const Info* info) {
+    MPIX_Request* h = nullptr;
+    check(MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                       recvtype, comm.handle(), info ? info->handle() : nullptr, &h));
+    adopt(h);
+  }
 };
 
 // Memory from MPIX_Alloc_mem, for std::vector: on a node, send blocks in such

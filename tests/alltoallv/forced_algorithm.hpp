@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "capi/handles.hpp"
-#include "collectives/registry.hpp"
+#include "collectives/alltoallv/family.hpp"
 #include "node/node_config.hpp"
 #include "tests/mpi_test.hpp"
 

@@ -6,7 +6,7 @@
 #include <tuple>
 
 #include "src/library.hpp"
-#include "collectives/alltoallv_config.hpp"
+#include "collectives/alltoallv/config.hpp"
 #include "tests/alltoallv/alltoallv_case.hpp"
 #include "tests/alltoallv/forced_algorithm.hpp"
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "capi/handles.hpp"
-#include "collectives/alltoallv_config.hpp"
-#include "collectives/tuning_parameters.hpp"
+#include "collectives/alltoallv/config.hpp"
+#include "collectives/alltoallv/tuning_parameters.hpp"
 #include "src/library.hpp"
 #include "src/mpi_implementation.hpp"
 #include "tests/alltoallv/forced_algorithm.hpp"

@@ -1,7 +1,8 @@
 // Bad Alltoallv arguments on one rank give the same MPI error on every rank,
 // with a message naming the argument and the rank; no rank hangs.
 #include "src/library.hpp"
-#include "collectives/alltoallv_config.hpp"
+#include "collectives/alltoallv/config.hpp"
+#include "collectives/auto/settings.hpp"
 #include "tests/alltoallv/forced_algorithm.hpp"
 #include "tests/alltoallv/request_fixture.hpp"
 
@@ -61,7 +62,7 @@ class FallbackPolicies : public AlltoallvErrors, public ::testing::WithParamInte
     AlltoallvErrors::SetUp();
     MPIX_Comm_free(&comm_);
     mpix::Config config = mpix::Library::get().config();
-    config.section<mpix::AlltoallvConfig>().fallback = GetParam();
+    config.section<mpix::AutoConfig>().fallback = GetParam();
     comm_ = mpix::comm_init(MPI_COMM_WORLD, config);
   }
   bool policy_is_error() const { return GetParam() == mpix::FallbackPolicy::error; }

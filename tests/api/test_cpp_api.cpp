@@ -21,6 +21,8 @@ using mpix_test::world_size;
 static_assert(!std::is_copy_constructible_v<mpix::Comm> && std::is_nothrow_move_constructible_v<mpix::Comm>);
 static_assert(!std::is_copy_assignable_v<mpix::Alltoallv> && std::is_nothrow_move_assignable_v<mpix::Alltoallv>);
 static_assert(!std::is_copy_constructible_v<mpix::Win> && !std::is_copy_constructible_v<mpix::Info>);
+static_assert(!std::is_copy_assignable_v<mpix::NeighborAlltoallv> &&
+              std::is_nothrow_move_assignable_v<mpix::NeighborAlltoallv>);
 
 // Uniform blocks of `block` elements: element k of the block from s to r is
 // value(s, r, k, iteration).
@@ -191,6 +193,96 @@ TEST_F(CppApi, AnArgumentErrorOnOneRankIsThrownOnEveryRank) {
   exchange.start();
   exchange.wait();
   for (int s = 0; s < 2 * p; ++s) EXPECT_EQ(recv2[s], value<int>(s / 2, me, s % 2, 7));
+}
+
+// mpix::Alltoall through vectors, with every registered Alltoall algorithm
+// forced through info, the data checked; a vector too short on one rank
+// throws on every rank.
+TEST_F(CppApi, AlltoallExchangesDeliverTheDataWithEveryAlgorithm) {
+  const mpix::Comm comm(MPI_COMM_WORLD);
+  const int p = world_size(), me = world_rank(), block = 4;
+  std::vector<float> send(static_cast<std::size_t>(p * block)), recv(send.size());
+  for (const mpix::AlgorithmInfo& row : mpix::alltoall_algorithms()) {
+    mpix::Info info;
+    info.set("mpix_alltoall_algorithm", row.name);
+    mpix::Alltoall exchange(send, recv, block, comm, &info);
+    if (!row.has(MPIX_ALGORITHM_SELECTS)) {
+      EXPECT_EQ(exchange.algorithm(), row.name);
+    }
+    for (int it = 0; it < 3; ++it) {
+      for (int t = 0; t < p * block; ++t)
+        send[static_cast<std::size_t>(t)] = value<float>(me, t / block, t % block, it);
+      exchange.start();
+      exchange.wait();
+      for (int s = 0; s < p * block; ++s)
+        EXPECT_EQ(recv[static_cast<std::size_t>(s)], value<float>(s / block, me, s % block, it)) << row.name;
+    }
+  }
+  std::vector<float> short_recv(me == 0 ? 1 : recv.size());
+  int code = MPI_SUCCESS;
+  std::string message;
+  try {
+    mpix::Alltoall exchange(send, short_recv, block, comm);
+  } catch (const mpix::Error& e) {
+    code = e.error_class();
+    message = e.what();
+  }
+  EXPECT_EQ(code, MPI_ERR_ARG);
+  EXPECT_NE(message.find("on rank 0"), std::string::npos) << message;
+}
+
+// A ring in both directions (edges to the left and right neighbours; at 2
+// ranks a pair of duplicate edges), through mpix::NeighborAlltoallv, with
+// every registered neighbourhood algorithm forced through info.
+TEST_F(CppApi, NeighbourhoodExchangesDeliverTheDataWithEveryAlgorithm) {
+  const int p = world_size(), me = world_rank(), block = 3;
+  const int left = (me + p - 1) % p, right = (me + 1) % p;
+  const int peers[2] = {left, right};
+  MPI_Comm ring = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, peers, MPI_UNWEIGHTED, 2, peers, MPI_UNWEIGHTED,
+                                           MPI_INFO_NULL, 0, &ring),
+            MPI_SUCCESS);
+  MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
+  {
+    const mpix::Comm comm(ring);
+    const std::vector<int> counts(2, block), displs = {0, block};
+    std::vector<double> send(2 * block), recv(2 * block);
+    const std::vector<mpix::AlgorithmInfo> rows = mpix::neighbor_alltoallv_algorithms();
+    EXPECT_GE(rows.size(), 2u);
+    for (const mpix::AlgorithmInfo& row : rows) {
+      mpix::Info info;
+      info.set("mpix_neighbor_alltoallv_algorithm", row.name);
+      mpix::NeighborAlltoallv exchange(send, counts, displs, recv, counts, displs, comm, &info);
+      if (!row.has(MPIX_ALGORITHM_SELECTS)) {
+      EXPECT_EQ(exchange.algorithm(), row.name);
+    }
+      for (int it = 0; it < 3; ++it) {
+        // Edge e of mine goes to peers[e]; its block carries (me, edge).
+        for (int e = 0; e < 2; ++e)
+          for (int k = 0; k < block; ++k) send[e * block + k] = value<double>(me, e, k, it);
+        exchange.start();
+        exchange.wait();
+        // My source edge 0 is left's edge 1 (to its right), source edge 1
+        // right's edge 0; at 2 ranks both are the other rank's, in order.
+        for (int e = 0; e < 2; ++e)
+          for (int k = 0; k < block; ++k)
+            EXPECT_EQ(recv[e * block + k], value<double>(peers[e], p <= 2 ? e : 1 - e, k, it)) << row.name;
+      }
+    }
+    // Arrays shorter than the degree on one rank: every rank throws.
+    const std::vector<int> short_counts(me == 0 ? 1 : 2, block);
+    int code = MPI_SUCCESS;
+    std::string message;
+    try {
+      mpix::NeighborAlltoallv exchange(send, short_counts, displs, recv, counts, displs, comm);
+    } catch (const mpix::Error& e) {
+      code = e.error_class();
+      message = e.what();
+    }
+    EXPECT_EQ(code, MPI_ERR_ARG);
+    EXPECT_NE(message.find("on rank 0"), std::string::npos) << message;
+  }
+  MPI_Comm_free(&ring);
 }
 
 TEST_F(CppApi, WindowsPutAndGetTypedElements) {

@@ -1,5 +1,6 @@
 ! An unmodified Fortran program looping MPI_Alltoallv, checked, then a few
-! calls with MPI_IN_PLACE, then MPI_Neighbor_alltoallv on a ring graph
+! calls with MPI_IN_PLACE, then MPI_Alltoall of the same blocks, then
+! MPI_Neighbor_alltoallv on a ring graph
 ! (rank +- 1; at 2 ranks two edges to one peer), checked; built with
 ! `use mpi`, with `use mpi_f08` when F08 is defined, and with mpif.h when
 ! MPIFH is.
@@ -44,6 +45,13 @@ program dropin_fortran
     call fill(recvbuf, call_no)
     call MPI_Alltoallv(MPI_IN_PLACE, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
                        MPI_COMM_WORLD, ierr)
+    call check(recvbuf, call_no)
+  end do
+  ! MPI_Alltoall: the same blocks, uniform.
+  do call_no = 1, calls
+    call fill(sendbuf, call_no)
+    recvbuf = -1
+    call MPI_Alltoall(sendbuf, block, MPI_INTEGER, recvbuf, block, MPI_INTEGER, MPI_COMM_WORLD, ierr)
     call check(recvbuf, call_no)
   end do
   ! The ring: destinations rank+1, rank-1; sources rank-1, rank+1, so that

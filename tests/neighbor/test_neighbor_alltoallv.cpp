@@ -14,7 +14,7 @@
 #include <tuple>
 #include <vector>
 
-#include "collectives/registry.hpp"
+#include "collectives/neighbor_alltoallv/family.hpp"
 #include "tests/mpi_test.hpp"
 #include "tests/neighbor/neighbor_graph.hpp"
 

@@ -5,8 +5,10 @@
 #include <iterator>
 #include <set>
 
-#include "collectives/alltoallv_config.hpp"
-#include "collectives/neighbor_alltoallv_config.hpp"
+#include "collectives/alltoall/config.hpp"
+#include "collectives/alltoallv/config.hpp"
+#include "collectives/auto/settings.hpp"
+#include "collectives/neighbor_alltoallv/config.hpp"
 #include "intercept/intercept_config.hpp"
 #include "rma/window_config.hpp"
 #include "src/config.hpp"
@@ -17,7 +19,7 @@ using mpix::ConfigError;
 TEST(Config, DefaultsWhenNothingIsSet) {
   const Configuration c = Configuration::parse({});
   EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().algorithm, "");
-  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::warn);
+  EXPECT_EQ(c.values().section<mpix::AutoConfig>().fallback, mpix::FallbackPolicy::warn);
   EXPECT_EQ(c.values().node_size, 0);
   EXPECT_EQ(c.values().verbose, 0);
   ASSERT_EQ(c.settings().size(), mpix::variable_table().size());
@@ -43,6 +45,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_AUTO_WITHIN", "3.5"},
                                                 {"MPIX_AUTO_SETTLE", "50"},
                                                 {"MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM", "p2p_persistent"},
+                                                {"MPIX_ALLTOALL_ALGORITHM", "channel"},
                                                 {"MPIX_NEIGHBOR_PACK_BYTES", "512"},
                                                 {"MPIX_CHANNEL_CHUNK_BYTES", "4096"},
                                                 {"MPIX_CHANNEL_STAGING_BYTES", "65536"},
@@ -57,7 +60,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_INTERCEPT_AGREEMENT", "channel"},
                                                 {"MPIX_PTRACE_PEERS", "off"}});
   EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().algorithm, "native");
-  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().fallback, mpix::FallbackPolicy::error);
+  EXPECT_EQ(c.values().section<mpix::AutoConfig>().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
   EXPECT_EQ(c.values().verbose, 2);
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().node_path, mpix::NodePath::cma);
@@ -66,12 +69,14 @@ TEST(Config, ValidValuesAreParsed) {
   const mpix::AlltoallvConfig& alltoallv = c.values().section<mpix::AlltoallvConfig>();
   EXPECT_EQ(alltoallv.exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
   EXPECT_EQ(alltoallv.tuning_file, "/tmp/t.json");
-  EXPECT_EQ(alltoallv.expected_iterations, 50);
-  EXPECT_EQ(alltoallv.auto_periods, 0);
-  EXPECT_DOUBLE_EQ(alltoallv.auto_within, 3.5);
-  EXPECT_EQ(alltoallv.auto_settle, 50);
-  EXPECT_EQ(c.values().section<mpix::NeighborAlltoallvConfig>().algorithm, "p2p_persistent");
-  EXPECT_EQ(c.values().section<mpix::NeighborAlltoallvConfig>().pack_bytes, 512u);
+  const mpix::AutoConfig& autos = c.values().section<mpix::AutoConfig>();
+  EXPECT_EQ(autos.expected_iterations, 50);
+  EXPECT_EQ(autos.auto_periods, 0);
+  EXPECT_DOUBLE_EQ(autos.auto_within, 3.5);
+  EXPECT_EQ(autos.auto_settle, 50);
+  EXPECT_EQ(c.values().section<mpix::NeighborConfig>().algorithm, "p2p_persistent");
+  EXPECT_EQ(c.values().section<mpix::NeighborConfig>().pack_bytes, 512u);
+  EXPECT_EQ(c.values().section<mpix::AlltoallConfig>().algorithm, "channel");
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().chunk_bytes, 4096);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().staging_bytes, 65536);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().single_copy_bytes, 262144);
@@ -94,7 +99,7 @@ TEST(Config, VerbosityAboveTheLastLevelMeansTheLastLevel) {
 
 TEST(Config, EachFallbackPolicy) {
   const auto fallback = [](const char* value) {
-    return Configuration::parse({{"MPIX_FALLBACK", value}}).values().section<mpix::AlltoallvConfig>().fallback;
+    return Configuration::parse({{"MPIX_FALLBACK", value}}).values().section<mpix::AutoConfig>().fallback;
   };
   EXPECT_EQ(fallback("silent"), mpix::FallbackPolicy::silent);
   EXPECT_EQ(fallback("warn"), mpix::FallbackPolicy::warn);

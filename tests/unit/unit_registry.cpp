@@ -6,7 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "collectives/alltoallv_init.hpp"
+#include <mpix/mpix.h>
+
+#include "collectives/alltoallv/family.hpp"
 #include "collectives/registry.hpp"
 
 TEST(Registry, NamesAreUniqueAndDescribed) {
@@ -34,7 +36,7 @@ TEST(Registry, OneBaselineAndTheDefaultSelects) {
   int baselines = 0;
   for (const auto* a : mpix::alltoallv_algorithms()) baselines += a->has(mpix::capability::mpi_baseline) ? 1 : 0;
   EXPECT_EQ(baselines, 1);
-  const mpix::AlltoallvAlgorithm* fallback = mpix::find_alltoallv_algorithm(mpix::default_alltoallv_algorithm);
+  const mpix::AlltoallvAlgorithm* fallback = mpix::find_alltoallv_algorithm(mpix::default_algorithm);
   ASSERT_NE(fallback, nullptr);
   EXPECT_TRUE(fallback->has(mpix::capability::selects));
 }
@@ -52,27 +54,49 @@ TEST(Registry, CapabilitiesAreNamedAndDecideWhetherBuffersMayMove) {
   }
 }
 
-// The README's algorithm table lists the registry: every row, in its order,
-// with its capabilities, and nothing else.
-TEST(Registry, ReadmeTableIsTheRegistry) {
+// Each family's README table lists its registry: every row, in its order,
+// with its capabilities, and nothing else. The table follows the line
+// `<!-- algorithms: <family> -->`, one per row of collectives/families.def,
+// and the family's rows are read through its public listing.
+struct ListedFamily {
+  const char* folder;
+  int (*count)(int*);
+  int (*describe)(int, const char**, const char**, int*);
+};
+const ListedFamily listed_families[] = {
+#define MPIX_FAMILY(folder, Name) {#folder, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+};
+
+TEST(Registry, ReadmeTablesAreTheRegistry) {
   std::ifstream readme(MPIX_SOURCE_DIR "/README.md");
   ASSERT_TRUE(readme.good());
   std::stringstream text;
   text << readme.rdbuf();
   const std::string all = text.str();
-  const std::size_t section = all.find("\n## Algorithms\n");
-  ASSERT_NE(section, std::string::npos);
-  std::istringstream lines(all.substr(section, all.find("\n## ", section + 1) - section));
-  const std::regex row("^\\| `([a-z_]+)` \\| ([a-z_,]*) \\| .*");
-  std::vector<std::pair<std::string, std::string>> table;
-  for (std::string line; std::getline(lines, line);) {
-    std::smatch m;
-    if (std::regex_match(line, m, row)) table.emplace_back(m[1], m[2]);
+  for (const ListedFamily& family : listed_families) {
+    const std::string marker = std::string("\n<!-- algorithms: ") + family.folder + " -->\n";
+    const std::size_t at = all.find(marker);
+    ASSERT_NE(at, std::string::npos) << family.folder << ": no README table";
+    std::istringstream lines(all.substr(at + marker.size()));
+    const std::regex row("^\\| `([a-z0-9_]+)` \\| ([a-z_,]*|\\(none\\)) \\| .*");
+    std::vector<std::pair<std::string, std::string>> table;
+    for (std::string line; std::getline(lines, line) && line.rfind('|', 0) == 0;) {
+      std::smatch m;
+      if (std::regex_match(line, m, row)) table.emplace_back(m[1], m[2] == "(none)" ? "" : std::string(m[2]));
+    }
+    std::vector<std::pair<std::string, std::string>> registry;
+    int count = 0;
+    ASSERT_EQ(family.count(&count), MPI_SUCCESS);
+    for (int i = 0; i < count; ++i) {
+      const char* name = nullptr;
+      int capabilities = 0;
+      ASSERT_EQ(family.describe(i, &name, nullptr, &capabilities), MPI_SUCCESS);
+      registry.emplace_back(name, mpix::capability_list(static_cast<unsigned>(capabilities)));
+    }
+    EXPECT_EQ(table, registry) << family.folder;
   }
-  std::vector<std::pair<std::string, std::string>> registry;
-  for (const auto* a : mpix::alltoallv_algorithms())
-    registry.emplace_back(a->name, mpix::capability_list(a->capabilities));
-  EXPECT_EQ(table, registry);
 }
 
 TEST(Registry, NameListNamesEveryAlgorithm) {

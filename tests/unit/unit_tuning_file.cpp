@@ -2,7 +2,7 @@
 // malformed file is refused with its file, line and key.
 #include <gtest/gtest.h>
 
-#include "collectives/alltoallv_init.hpp"
+#include "collectives/alltoallv/family.hpp"
 #include "collectives/registry.hpp"
 #include "selector/tuning_file.hpp"
 
@@ -25,7 +25,7 @@ TEST(TuningFile, BuiltInDefaultsCoverEveryCandidateAndSayWhereTheyComeFrom) {
   const mpix::TuningParameters t = mpix::builtin_tuning();
   EXPECT_NE(t.source.find("measured"), std::string::npos) << t.source;
   for (const auto* row : mpix::alltoallv_algorithms()) {
-    if (std::string(row->name) == mpix::default_alltoallv_algorithm) continue;
+    if (std::string(row->name) == mpix::default_algorithm) continue;
     const auto it = t.algorithms.find(row->name);
     ASSERT_NE(it, t.algorithms.end()) << row->name;
     EXPECT_FALSE(it->second.node.empty()) << row->name;

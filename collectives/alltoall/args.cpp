@@ -1,0 +1,124 @@
+#include "collectives/alltoall/args.hpp"
+
+#include <mpix/mpix.h>
+
+#include <climits>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectives/argument_checks.hpp"
+#include "src/agree.hpp"
+#include "src/error.hpp"
+#include "src/library.hpp"
+
+namespace mpix {
+
+namespace {
+
+// One side's count, for every peer at its block's displacement.
+void expand(int count, int n, const char* name, std::vector<int>& counts, std::vector<int>& displs) {
+  if (count < 0) throw Error(MPI_ERR_COUNT, std::string(name) + " = " + std::to_string(count) + " is negative");
+  if (n > 1 && count > INT_MAX / n)
+    throw Error(MPI_ERR_COUNT, std::string(name) + " = " + std::to_string(count) + " times " + std::to_string(n) +
+                                   " ranks exceeds the int displacements of the algorithms here");
+  counts.assign(static_cast<std::size_t>(n), count);
+  displs.resize(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) displs[static_cast<std::size_t>(r)] = r * count;
+}
+
+// Local checks and copies; throws an Error naming the bad argument.
+AlltoallvArgs from_user(const AlltoallUserArgs& user, std::shared_ptr<const Comm> comm) {
+  const int n = comm->size();
+  AlltoallvArgs a;
+  a.comm = std::move(comm);
+  a.uniform = true;
+  a.buffers_move = user.buffers_move;
+  if (user.request_out == nullptr) throw Error(MPI_ERR_ARG, "request is NULL");
+  std::vector<int> recvcounts, rdispls;
+  if (user.recvbuf != MPI_IN_PLACE) expand(user.recvcount, n, "recvcount", recvcounts, rdispls);
+  a.set_receive_side(user.recvbuf, user.recvtype, std::move(recvcounts), std::move(rdispls));
+  a.set_send_side(user.sendbuf, user.sendtype, [&](std::vector<int>& counts, std::vector<int>& displs) {
+    expand(user.sendcount, n, "sendcount", counts, displs);
+  });
+  return a;
+}
+
+}  // namespace
+
+AlltoallvArgs make_alltoall_args(const AlltoallUserArgs& user, std::shared_ptr<const Comm> comm_ptr,
+                                 const Requested<AlltoallvAlgorithm>& algorithm) {
+  const Comm& comm = *comm_ptr;
+  LocalArgs<AlltoallvArgs> checked = check_locally([&] { return from_user(user, comm_ptr); }, algorithm);
+  std::optional<AlltoallvArgs>& args = checked.args;
+  const std::optional<Error>& local_error = checked.error;
+  const std::optional<std::string>& refused = checked.refused;
+
+  // Every value both ways (x and -x under MPI_MAX: the maximum and the
+  // minimum over the ranks); a rank whose own arguments were rejected
+  // contributes nothing but its failure.
+  enum Field { hash, in_place, send_block, recv_block, stride, fields };
+  std::vector<MPI_Count> values(2 * fields + 2, std::numeric_limits<MPI_Count>::min() / 2);
+  const auto both = [&](Field f, MPI_Count v) {
+    values[2 * f] = v;
+    values[2 * f + 1] = -v;
+  };
+  const MPI_Count my_algorithm = name_hash(algorithm.name);
+  both(hash, my_algorithm);
+  if (args) {
+    both(in_place, args->in_place ? 1 : 0);
+    both(send_block, args->send_bytes(0));
+    both(recv_block, args->recv_bytes(0));
+    both(stride, static_cast<MPI_Count>(args->recvcounts[0]) * args->recv_layout.extent);
+  }
+  const std::size_t refusing = 2 * fields, failed = 2 * fields + 1;
+  values[refusing] = refused ? comm.size() - comm.rank() : 0;
+  values[failed] = args ? 0 : 1;
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_COUNT, MPI_MAX,
+                          comm.global()),
+            "MPI_Allreduce");
+  const auto uniform = [&](Field f) { return values[2 * f] == -values[2 * f + 1]; };
+  agreed(comm.global(), [&] {
+    if (!uniform(hash))
+      throw Error(error_code(MPIX_ERRKIND_ALGORITHM),
+                  "ranks ask for different Alltoall algorithms (this rank: '" + algorithm.name +
+                      "', another rank: another); the info key and MPIX_ALLTOALL_ALGORITHM must agree on all ranks");
+    if (local_error) throw *local_error;
+    if (values[failed] != 0) return;  // agreed() reports the failing rank's error on every rank
+    if (!uniform(in_place))
+      throw Error(MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is used on ") +
+                                      (args->in_place ? "this rank" : "another rank") +
+                                      " but not on every rank; it must be used on all ranks or none");
+    if (!uniform(send_block) || !uniform(recv_block) || values[2 * send_block] != values[2 * recv_block])
+      throw Error(MPI_ERR_TRUNCATE,
+                  "the ranks' blocks differ: sendcount * size of sendtype is " +
+                      std::to_string(-values[2 * send_block + 1]) + ".." + std::to_string(values[2 * send_block]) +
+                      " bytes, recvcount * size of recvtype " + std::to_string(-values[2 * recv_block + 1]) + ".." +
+                      std::to_string(values[2 * recv_block]) + " bytes over the ranks (this rank sends " +
+                      std::to_string(args->send_bytes(0)) + " and expects " + std::to_string(args->recv_bytes(0)) +
+                      "); every block must be of one size");
+  });
+
+  // Where my block starts in each target's receive buffer: my rank times
+  // the target's block stride, the same on every rank unless receive
+  // extents differ (then gathered once).
+  const int n = comm.size();
+  std::vector<MPI_Count> strides(static_cast<std::size_t>(n), values[2 * stride]);
+  if (!uniform(stride)) {
+    const MPI_Count mine = static_cast<MPI_Count>(args->recvcounts[0]) * args->recv_layout.extent;
+    mpi_check(MPI_Allgather(&mine, 1, MPI_COUNT, strides.data(), 1, MPI_COUNT, comm.global()), "MPI_Allgather");
+  }
+  args->block_at_target.resize(static_cast<std::size_t>(n));
+  for (int target = 0; target < n; ++target)
+    args->block_at_target[static_cast<std::size_t>(target)] =
+        static_cast<MPI_Aint>(comm.rank() * strides[static_cast<std::size_t>(target)]);
+  if (values[refusing] > 0) {
+    const int rank = comm.size() - static_cast<int>(values[refusing]);
+    args->algorithm_refused = "on rank " + std::to_string(rank) + ": " + broadcast_text(refused, rank, comm.global());
+  }
+  return std::move(*args);
+}
+
+}  // namespace mpix

@@ -1,0 +1,16 @@
+// auto for Alltoall: every algorithm that can run raced against MPI's own
+// MPI_Alltoall (collectives/auto/race_all.hpp).
+#include "collectives/alltoall/family.hpp"
+#include "collectives/auto/race_all.hpp"
+
+namespace mpix {
+
+namespace algorithms {
+extern const AlltoallvAlgorithm alltoall_auto{
+    "auto",
+    "a tournament timing the application's own iterations among the algorithms that can run, MPI_Alltoall "
+    "first",
+    runs_any_arguments, make_operation<RaceAll<alltoall_family>>};
+}  // namespace algorithms
+
+}  // namespace mpix

@@ -1,0 +1,108 @@
+// auto for a family without a cost model (neighbourhood Alltoallv,
+// Alltoall): a tournament (collectives/auto/tournament.hpp) among every
+// algorithm of the family that can run these arguments, timed by the
+// application's own iteration periods, with MPI's own call as the prior:
+// it runs first, is always measured, and keeps its place unless another
+// beats it by more than the tournament's margin. Nothing is predicted: the
+// candidates are few, and each costs the tournament one trial.
+//
+// A family's auto row is then make_operation<RaceAll<its Family constant>>
+// (collectives/family.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/auto/settings.hpp"
+#include "collectives/auto/tournament.hpp"
+#include "collectives/family.hpp"
+#include "src/agree.hpp"
+#include "src/error.hpp"
+
+namespace mpix {
+
+template <const auto& family>
+class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family)>::Args> {
+  using Args = typename std::decay_t<decltype(family)>::Args;
+  using Row = typename std::decay_t<decltype(family)>::Row;
+
+ public:
+  explicit RaceAll(const Args& args) : AutoOperation<Args>(args) {
+    const Config& config = this->args_.comm->config();
+    const bool verbose = this->args_.comm->rank() == 0 && config.verbose >= 1;
+    std::vector<const Row*> rows;
+    for (const Row* row : family.rows())
+      if (!row->has(capability::selects)) rows.push_back(row);
+    int baseline = -1;
+    AutoSettings settings;
+    long long largest_block = 0;
+    Selection selection = agreed_selection(rows, baseline, settings, largest_block);
+    if (verbose) {
+      std::string listing;
+      for (const CandidatePrediction& p : selection.predictions)
+        listing += "\n  " + p.name + (p.eligible ? ": a candidate" : ": cannot run (" + p.why_not + ")");
+      std::fprintf(stderr, "mpix-rma: %s auto (%s)%s\n", family.title, selection.reason.c_str(), listing.c_str());
+    }
+    this->begin(rows, std::move(selection), baseline, settings.expected_iterations,
+                tournament_rule(config, settings.settle_within, largest_block, settings.mpi_credit_ns), verbose);
+  }
+
+ private:
+  // Every candidate that no rank refuses, auto's settings and the largest
+  // block any rank sends, agreed by one MPI_Allreduce; the prior is MPI's
+  // own call. A bad hint on any rank fails on every rank.
+  Selection agreed_selection(const std::vector<const Row*>& rows, int& baseline, AutoSettings& settings,
+                             long long& largest_block) const {
+    const Args& args = this->args_;
+    const std::size_t n = rows.size();
+    enum Field { expected, settle, largest, mpi_credit, failed, fields };
+    std::vector<long> values(fields + n, 0);
+    std::vector<std::optional<std::string>> why(n);
+    std::optional<Error> local_error;
+    try {
+      const AutoSettings mine = parse_auto_settings(args.auto_hints, args.comm->config());
+      values[expected] = mine.expected_iterations;
+      values[settle] = mine.settle_within;
+      values[mpi_credit] = mine.mpi_credit_ns;
+    } catch (const Error& e) {
+      local_error = e;
+      values[failed] = 1;
+    }
+    values[largest] = static_cast<long>(family.largest_block(args));
+    for (std::size_t i = 0; i < n; ++i) {
+      why[i] = refusal(*rows[i], args);
+      values[fields + i] = why[i] ? 1 : 0;
+    }
+    mpi_check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG, MPI_MAX,
+                            args.comm->global()),
+              "MPI_Allreduce");
+    if (values[failed]) agree_on_error(args.comm->global(), local_error);  // throws on every rank
+    settings.expected_iterations = values[expected];
+    settings.settle_within = values[settle];
+    settings.mpi_credit_ns = values[mpi_credit];
+    largest_block = values[largest];
+    Selection selection;
+    baseline = -1;
+    for (std::size_t i = 0; i < n; ++i) {
+      CandidatePrediction& p = selection.predictions.emplace_back();
+      p.name = rows[i]->name;
+      p.eligible = values[fields + i] == 0;
+      if (!p.eligible) p.why_not = why[i] ? *why[i] : "another rank cannot run it";
+      p.mpi_call = rows[i]->is_mpi_call();
+      p.mechanism = rows[i]->mechanism();
+      if (p.eligible && rows[i]->has(capability::mpi_baseline)) baseline = static_cast<int>(i);
+    }
+    if (baseline < 0)
+      throw Error(MPI_ERR_INTERN, std::string("auto: MPI's own ") + family.title + " call cannot run these arguments");
+    selection.chosen = baseline;
+    selection.reason = "MPI's own call first; the tournament decides";
+    return selection;
+  }
+};
+
+}  // namespace mpix

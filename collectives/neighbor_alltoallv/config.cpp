@@ -1,0 +1,25 @@
+#include "collectives/neighbor_alltoallv/config.hpp"
+
+#include <climits>
+
+namespace mpix {
+
+const std::vector<VariableSpec>& neighbor_alltoallv_variables() {
+  static const std::vector<VariableSpec> rows = {
+    {"MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM", "string", "", "a registry name (see mpix_info)",
+     "Forces the algorithm of every MPIX_Neighbor_alltoallv_init request, unless the request's info sets "
+     "mpix_neighbor_alltoallv_algorithm. Empty or auto: a tournament among the algorithms that can run, "
+     "MPI's own call first (the default). An unknown or unsupported name follows MPIX_FALLBACK.",
+     [](std::string_view v, Config& c) { c.section<NeighborConfig>().algorithm = std::string(v); }},
+    {"MPIX_NEIGHBOR_PACK_BYTES", "int", "4096", "0 or a positive integer",
+     "channel algorithm: where a pair of ranks on one node has several non-empty edges one way (duplicate edges) "
+     "that carry at most this many bytes in all, they are packed into one message (a copy in at the sender, a "
+     "copy out at the receiver) instead of one ring handshake per edge. 0: never. Must be the same on every rank.",
+     [](std::string_view v, Config& c) {
+       c.section<NeighborConfig>().pack_bytes = static_cast<std::size_t>(parse_int(v, 0, INT_MAX));
+     }},
+  };
+  return rows;
+}
+
+}  // namespace mpix

@@ -1,0 +1,266 @@
+// Every registered Alltoall algorithm (forced through the info key; auto
+// too) against MPI_Alltoall, the oracle: blocks of several sizes, send data
+// that changes every iteration, receive buffers poisoned before each one,
+// completion by MPIX_Wait and by MPIX_Test polling; MPI_IN_PLACE; a
+// derived send type against a plain receive type; two live requests on one
+// communicator; moving buffers where the algorithm allows them. New
+// algorithms are covered by adding their registry row: the suite lists the
+// registry. Also: bad input on one rank fails on every rank.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "collectives/alltoall/family.hpp"
+#include "tests/mpi_test.hpp"
+
+using namespace mpix_test;
+
+namespace {
+
+constexpr int poison = -7;
+
+std::vector<std::string> alltoall_algorithm_names() {
+  std::vector<std::string> names;
+  for (const auto* row : mpix::alltoall_algorithms()) names.emplace_back(row->name);
+  return names;
+}
+const mpix::AlltoallvAlgorithm* row_of(const std::string& name) {
+  return mpix::find_row(mpix::alltoall_algorithms(), name);
+}
+
+std::string algorithm_of(const MPIX_Request* request) {
+  char name[MPIX_MAX_OBJECT_NAME];
+  int len = 0;
+  MPIX_Request_get_algorithm(request, name, &len);
+  return std::string(name, len);
+}
+
+// 6 on 2 ranks; oversubscribed runs pay milliseconds per synchronization.
+int iterations() { return world_size() <= 2 ? 6 : 3; }
+
+// Element i of the block from source to target in iteration it.
+int value(int source, int target, int it, int i) { return source * 1000000 + target * 10000 + it * 100 + i % 97; }
+
+class Alltoall : public MpiTest, public ::testing::WithParamInterface<std::string> {
+ protected:
+  void SetUp() override {
+    MpiTest::SetUp();
+    ASSERT_EQ(MPIX_Comm_init(&comm_, MPI_COMM_WORLD), MPI_SUCCESS);
+    MPIX_Info_init(&info_);
+    MPIX_Info_set(info_, "mpix_alltoall_algorithm", GetParam().c_str());
+  }
+  void TearDown() override {
+    MPIX_Info_free(&info_);
+    MPIX_Comm_free(&comm_);
+    MpiTest::TearDown();
+  }
+  // The forced algorithm runs the request (auto: one of the others), or,
+  // where it refuses these arguments, the fallback (auto) does.
+  void expect_running(const MPIX_Request* request, bool may_refuse) {
+    const std::string running = algorithm_of(request);
+    const auto* row = row_of(GetParam());
+    ASSERT_NE(row, nullptr);
+    if (row->has(mpix::capability::selects) || may_refuse)
+      EXPECT_NE(row_of(running), nullptr) << running;
+    else
+      EXPECT_EQ(running, GetParam());
+  }
+  void fill(std::vector<int>& send, int block, int it) const {
+    const int p = world_size(), me = world_rank();
+    for (int t = 0; t < p; ++t)
+      for (int i = 0; i < block; ++i) send[static_cast<std::size_t>(t * block + i)] = value(me, t, it, i);
+  }
+  void expect_received(const std::vector<int>& recv, int block, int it) const {
+    const int p = world_size(), me = world_rank();
+    for (int s = 0; s < p; ++s)
+      for (int i = 0; i < block; ++i)
+        ASSERT_EQ(recv[static_cast<std::size_t>(s * block + i)], value(s, me, it, i))
+            << GetParam() << ": block " << block << ", from rank " << s << ", element " << i << ", iteration " << it;
+  }
+
+  MPIX_Comm* comm_ = nullptr;
+  MPIX_Info* info_ = nullptr;
+};
+
+TEST_P(Alltoall, MatchesMpiAlltoall) {
+  const int p = world_size();
+  for (int block : {0, 1, 7, 1000, 20000}) {
+    std::vector<int> send(static_cast<std::size_t>(p * block) + 1), recv(send.size(), poison),
+        oracle(send.size(), poison);
+    MPIX_Request* request = nullptr;
+    ASSERT_EQ(MPIX_Alltoall_init(send.data(), block, MPI_INT, recv.data(), block, MPI_INT, comm_, info_, &request),
+              MPI_SUCCESS);
+    expect_running(request, false);
+    for (int it = 0; it < iterations(); ++it) {
+      fill(send, block, it);
+      std::fill(recv.begin(), recv.end(), poison);
+      ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+      complete(request, it);
+      ASSERT_EQ(MPI_Alltoall(send.data(), block, MPI_INT, oracle.data(), block, MPI_INT, MPI_COMM_WORLD),
+                MPI_SUCCESS);
+      expect_received(recv, block, it);
+      EXPECT_EQ(recv, oracle) << GetParam() << ", block " << block;
+    }
+    EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+  }
+}
+
+TEST_P(Alltoall, InPlaceMatchesMpiAlltoall) {
+  const int p = world_size(), block = 5;
+  std::vector<int> buffer(static_cast<std::size_t>(p * block)), oracle(buffer.size());
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoall_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer.data(), block, MPI_INT, comm_, info_,
+                               &request),
+            MPI_SUCCESS);
+  expect_running(request, false);
+  for (int it = 0; it < iterations(); ++it) {
+    fill(buffer, block, it);
+    oracle = buffer;
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    complete(request, it);
+    ASSERT_EQ(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, oracle.data(), block, MPI_INT, MPI_COMM_WORLD),
+              MPI_SUCCESS);
+    expect_received(buffer, block, it);
+    EXPECT_EQ(buffer, oracle);
+  }
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+// Every other int of a 2*block span, one element of a vector type per
+// block, against block plain ints: the same signature, other extents.
+// Algorithms that move raw bytes refuse it and the fallback runs.
+TEST_P(Alltoall, DerivedSendTypeAgainstPlainReceiveType) {
+  const int p = world_size(), me = world_rank(), block = 4;
+  MPI_Datatype strided = MPI_DATATYPE_NULL, one_block = MPI_DATATYPE_NULL;
+  MPI_Type_vector(block, 1, 2, MPI_INT, &strided);
+  MPI_Type_create_resized(strided, 0, static_cast<MPI_Aint>(2 * block * sizeof(int)), &one_block);
+  MPI_Type_commit(&one_block);
+  std::vector<int> send(static_cast<std::size_t>(2 * p * block), poison), recv(static_cast<std::size_t>(p * block));
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoall_init(send.data(), 1, one_block, recv.data(), block, MPI_INT, comm_, info_, &request),
+            MPI_SUCCESS);
+  expect_running(request, true);
+  for (int it = 0; it < iterations(); ++it) {
+    for (int t = 0; t < p; ++t)
+      for (int i = 0; i < block; ++i) send[static_cast<std::size_t>(2 * (t * block + i))] = value(me, t, it, i);
+    std::fill(recv.begin(), recv.end(), poison);
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    complete(request, it);
+    expect_received(recv, block, it);
+  }
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+  MPI_Type_free(&one_block);
+  MPI_Type_free(&strided);
+}
+
+// Two live requests on one communicator, of different block sizes, started
+// together (MPIX_Startall) and one after the other.
+TEST_P(Alltoall, TwoLiveRequestsOnOneCommunicator) {
+  const int p = world_size();
+  const int blocks[2] = {3, 2000};
+  std::vector<int> send[2], recv[2];
+  MPIX_Request* requests[2] = {nullptr, nullptr};
+  for (int r = 0; r < 2; ++r) {
+    send[r].resize(static_cast<std::size_t>(p * blocks[r]));
+    recv[r].resize(send[r].size());
+    ASSERT_EQ(MPIX_Alltoall_init(send[r].data(), blocks[r], MPI_INT, recv[r].data(), blocks[r], MPI_INT, comm_,
+                                 info_, &requests[r]),
+              MPI_SUCCESS);
+  }
+  for (int it = 0; it < iterations(); ++it) {
+    for (int r = 0; r < 2; ++r) {
+      fill(send[r], blocks[r], it + r);
+      std::fill(recv[r].begin(), recv[r].end(), poison);
+    }
+    if (it % 2 == 0) {
+      ASSERT_EQ(MPIX_Startall(2, requests), MPI_SUCCESS);
+      for (MPIX_Request* request : requests) ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    } else {
+      for (MPIX_Request* request : requests) {
+        ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+        ASSERT_EQ(MPIX_Wait(request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+      }
+    }
+    for (int r = 0; r < 2; ++r) expect_received(recv[r], blocks[r], it + r);
+  }
+  for (MPIX_Request*& request : requests) EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+// Buffers that move between starts (mpix_buffers_move): two pairs in turn,
+// as an FFT alternates its arrays. Algorithms that bind the buffers refuse
+// and the fallback runs.
+TEST_P(Alltoall, BuffersThatMove) {
+  const int p = world_size(), block = 9;
+  MPIX_Info_set(info_, "mpix_buffers_move", "true");
+  std::vector<int> send[2], recv[2];
+  for (int b = 0; b < 2; ++b) {
+    send[b].resize(static_cast<std::size_t>(p * block));
+    recv[b].resize(send[b].size());
+  }
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoall_init(send[0].data(), block, MPI_INT, recv[0].data(), block, MPI_INT, comm_, info_,
+                               &request),
+            MPI_SUCCESS);
+  expect_running(request, true);
+  for (int it = 0; it < 2 * iterations(); ++it) {
+    const int b = it % 2;
+    fill(send[b], block, it);
+    std::fill(recv[b].begin(), recv[b].end(), poison);
+    ASSERT_EQ(MPIX_Start_with_buffers(request, send[b].data(), recv[b].data()), MPI_SUCCESS);
+    complete(request, it);
+    expect_received(recv[b], block, it);
+  }
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Alltoall, ::testing::ValuesIn(alltoall_algorithm_names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+class AlltoallErrors : public MpiTest {
+ protected:
+  void SetUp() override {
+    MpiTest::SetUp();
+    ASSERT_EQ(MPIX_Comm_init(&comm_, MPI_COMM_WORLD), MPI_SUCCESS);  // MPI_ERRORS_RETURN, as the world's
+  }
+  void TearDown() override {
+    MPIX_Comm_free(&comm_);
+    MpiTest::TearDown();
+  }
+  // Inits with my counts; every rank must fail with the same class, and no
+  // request may be made.
+  void expect_failure_everywhere(int sendcount, int recvcount, int expected_class, const std::string& words) {
+    const int p = world_size();
+    std::vector<int> send(static_cast<std::size_t>(p * 8)), recv(send.size());
+    MPIX_Request* request = nullptr;
+    const int rc =
+        MPIX_Alltoall_init(send.data(), sendcount, MPI_INT, recv.data(), recvcount, MPI_INT, comm_, nullptr, &request);
+    EXPECT_EQ(error_class(rc), expected_class) << error_message(rc);
+    EXPECT_NE(error_message(rc).find(words), std::string::npos) << error_message(rc);
+    EXPECT_EQ(request, nullptr);
+  }
+
+  MPIX_Comm* comm_ = nullptr;
+};
+
+TEST_F(AlltoallErrors, ANegativeCountOnOneRankFailsOnEveryRank) {
+  const bool last = world_rank() == world_size() - 1;
+  expect_failure_everywhere(last ? -1 : 2, 2, MPI_ERR_COUNT, "sendcount = -1 is negative");
+}
+
+TEST_F(AlltoallErrors, BlocksOfAnotherSizeOnOneRankFailOnEveryRank) {
+  const bool last = world_rank() == world_size() - 1;
+  expect_failure_everywhere(last ? 3 : 2, last ? 3 : 2, MPI_ERR_TRUNCATE, "every block must be of one size");
+}
+
+TEST_F(AlltoallErrors, InPlaceOnSomeRanksOnlyFailsOnEveryRank) {
+  const int p = world_size();
+  std::vector<int> send(static_cast<std::size_t>(p * 2)), recv(send.size());
+  MPIX_Request* request = nullptr;
+  const int rc = MPIX_Alltoall_init(world_rank() == 0 ? MPI_IN_PLACE : send.data(), 2, MPI_INT, recv.data(), 2,
+                                    MPI_INT, comm_, nullptr, &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_BUFFER) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("MPI_IN_PLACE"), std::string::npos) << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+}
+
+}  // namespace
