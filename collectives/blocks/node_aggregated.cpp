@@ -186,8 +186,8 @@ class NodeAggregated final : public PersistentOperation {
       post_send(send + d.offset, static_cast<int>(args_.send_bytes(d.peer)), MPI_BYTE, d.peer, direct_tag, requests_);
     const int me = comm.rank();
     if (self_bytes_ > 0)
-      std::memmove(recv + args_.rdispls[me] * args_.recv_layout.extent, send + args_.sdispls[me] * args_.send_layout.extent,
-                   self_bytes_);
+      std::memmove(recv + args_.rdispls[me] * args_.recv_layout.extent,
+                   send + args_.sdispls[me] * args_.send_layout.extent, self_bytes_);
     phase_ = is_leader_ ? Phase::up : Phase::finishing;
   }
 
@@ -309,7 +309,8 @@ class NodeAggregated final : public PersistentOperation {
     if (phase_ == Phase::up && all_done(phase_requests_)) {
       // Every rank's blocks are staged: one message to each other leader.
       for (std::size_t m = 0; m < leaders_.size(); ++m)
-        if (!across_types_[m].empty()) post_send(MPI_BOTTOM, 1, across_types_[m].get(), leaders_[m], across_tag, requests_);
+        if (!across_types_[m].empty())
+          post_send(MPI_BOTTOM, 1, across_types_[m].get(), leaders_[m], across_tag, requests_);
       phase_ = Phase::across;
     }
     if (phase_ == Phase::across && all_done(across_requests_)) {

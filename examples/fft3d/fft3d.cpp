@@ -4,12 +4,18 @@
 // Forward: 2D FFTs over (y, z) of this rank's x-planes, a transpose to
 // y-slabs (pack, Alltoallv, unpack), 1D FFTs along x. Backward undoes it.
 // N need not be divisible by P, so blocks differ per peer: a real Alltoallv.
+// Where it is, the blocks are even and the transpose is an Alltoall, as
+// FFTW-MPI and most FFT libraries then call it.
 //
 //   mpiexec -n 2 fft3d --n 128 --exchange mpi,auto
+//   mpiexec -n 2 fft3d --n 128 --exchange mpi_alltoall,alltoall:auto
 //
 // --exchange lists the variants, run in interleaved rounds: "mpi" calls
-// MPI_Alltoallv every time; any other name is an mpix-rma persistent request,
-// "auto" (the library chooses) or a registered algorithm.
+// MPI_Alltoallv every time, "mpi_alltoall" MPI_Alltoall (even blocks only);
+// "alltoall:<name>" is an mpix-rma persistent Alltoall (mpix::Alltoall,
+// even blocks only) running "auto" or a registered Alltoall algorithm; any
+// other name is an mpix-rma persistent Alltoallv, "auto" or a registered
+// algorithm.
 // Every variant is first checked against a serial FFTW transform of the same
 // grid on rank 0, and after timing for forward + backward = identity.
 #include <fftw3.h>
@@ -59,9 +65,9 @@ class SlabFft {
   using Packed = std::vector<Complex, mpix::allocator<Complex>>;
 
  public:
-  // variant: "mpi" for MPI_Alltoallv, otherwise the mpix-rma algorithm.
+  // variant: as --exchange names it (see the top of this file).
   SlabFft(long n, MPI_Comm comm, const mpix::Comm& xcomm, const std::string& variant, unsigned fftw_flags)
-      : n_(n), comm_(comm) {
+      : n_(n), comm_(comm), uniform_(variant == "mpi_alltoall" || variant.rfind(alltoall_prefix, 0) == 0) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
     planes_ = example::BlockDistribution{n, size_};
@@ -84,16 +90,28 @@ class SlabFft {
     forward_ = Transpose{forward_send, displacements(forward_send), forward_recv, displacements(forward_recv)};
     backward_ = Transpose{forward_recv, forward_.rdispls, forward_send, forward_.sdispls};
 
-    if (variant != "mpi") {
+    if (uniform_ && n % size_ != 0)
+      throw std::invalid_argument("--exchange " + variant + " needs --n divisible by the ranks (even blocks)");
+    if (variant.rfind(alltoall_prefix, 0) == 0) {
+      // mpix-rma, step 2b, even blocks: a persistent Alltoall per
+      // direction, made once over buffers that stay put.
+      const std::string algorithm = variant.substr(alltoall_prefix.size());
+      std::optional<mpix::Info> info;
+      if (algorithm != "auto") info.emplace().set("mpix_alltoall_algorithm", algorithm);
+      const mpix::Info* hints = info ? &*info : nullptr;
+      const int block = forward_.sendcounts[0];
+      forward_request_ = &forward_alltoall_.emplace(packed_x_, packed_y_, block, xcomm, hints);
+      backward_request_ = &backward_alltoall_.emplace(packed_y_, packed_x_, block, xcomm, hints);
+    } else if (variant != "mpi" && variant != "mpi_alltoall") {
       // mpix-rma, step 2b: one persistent request per direction, made once
       // over buffers that stay put; every iteration reuses both.
       std::optional<mpix::Info> info;
       if (variant != "auto") info.emplace().set("mpix_alltoallv_algorithm", variant);
       const mpix::Info* hints = info ? &*info : nullptr;
-      forward_request_.emplace(packed_x_, forward_.sendcounts, forward_.sdispls, packed_y_, forward_.recvcounts,
-                               forward_.rdispls, xcomm, hints);
-      backward_request_.emplace(packed_y_, backward_.sendcounts, backward_.sdispls, packed_x_, backward_.recvcounts,
-                                backward_.rdispls, xcomm, hints);
+      forward_request_ = &forward_alltoallv_.emplace(packed_x_, forward_.sendcounts, forward_.sdispls, packed_y_,
+                                                      forward_.recvcounts, forward_.rdispls, xcomm, hints);
+      backward_request_ = &backward_alltoallv_.emplace(packed_y_, backward_.sendcounts, backward_.sdispls, packed_x_,
+                                                       backward_.recvcounts, backward_.rdispls, xcomm, hints);
     }
 
     // FFTW_MEASURE overwrites the arrays: plan before filling them.
@@ -168,7 +186,10 @@ class SlabFft {
   // Seconds spent in the exchange since the last call, and restarts the count.
   double take_exchange_seconds() { return std::exchange(exchange_seconds_, 0.0); }
 
-  std::string algorithm() const { return forward_request_ ? forward_request_->algorithm() : "MPI_Alltoallv"; }
+  std::string algorithm() const {
+    if (forward_request_ != nullptr) return forward_request_->algorithm();
+    return uniform_ ? "MPI_Alltoall" : "MPI_Alltoallv";
+  }
 
   // max |forward(input) - serial FFTW 3D| / max |serial|, on every rank.
   double error_against_serial() {
@@ -225,13 +246,16 @@ class SlabFft {
     std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
   };
 
-  void exchange(std::optional<mpix::Alltoallv>& request, Packed& send, Packed& recv, const Transpose& t) {
+  void exchange(mpix::Request* request, Packed& send, Packed& recv, const Transpose& t) {
     const double begin = MPI_Wtime();
-    if (request) {
+    if (request != nullptr) {
       // mpix-rma, step 3: start and wait the request made at set-up; the
       // packed data was written just before, the result is read just after.
       request->start();
       request->wait();
+    } else if (uniform_) {
+      MPI_Alltoall(send.data(), t.sendcounts[0], MPI_CXX_DOUBLE_COMPLEX, recv.data(), t.recvcounts[0],
+                   MPI_CXX_DOUBLE_COMPLEX, comm_);
     } else {
       MPI_Alltoallv(send.data(), t.sendcounts.data(), t.sdispls.data(), MPI_CXX_DOUBLE_COMPLEX, recv.data(),
                     t.recvcounts.data(), t.rdispls.data(), MPI_CXX_DOUBLE_COMPLEX, comm_);
@@ -239,15 +263,22 @@ class SlabFft {
     exchange_seconds_ += MPI_Wtime() - begin;
   }
 
+  static inline const std::string alltoall_prefix = "alltoall:";
+
   long n_;
   MPI_Comm comm_;
+  bool uniform_;  // an Alltoall variant: even blocks
   int rank_ = 0, size_ = 1;
   example::BlockDistribution planes_{0, 1};
   long nx_ = 0, ny_ = 0;
   std::vector<Complex> xslab_, yslab_;
   Packed packed_x_, packed_y_;
   Transpose forward_, backward_;
-  std::optional<mpix::Alltoallv> forward_request_, backward_request_;
+  // The persistent requests of an mpix-rma variant, and the two that run.
+  std::optional<mpix::Alltoallv> forward_alltoallv_, backward_alltoallv_;
+  std::optional<mpix::Alltoall> forward_alltoall_, backward_alltoall_;
+  mpix::Request* forward_request_ = nullptr;
+  mpix::Request* backward_request_ = nullptr;
   Plan plane_forward_, plane_backward_, line_forward_, line_backward_;
   double exchange_seconds_ = 0.0;
 };

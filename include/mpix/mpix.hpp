@@ -330,6 +330,18 @@ class Request {
  protected:
   Request() = default;
   void adopt(MPIX_Request* made) { owner_ = Owner(made); }
+  // A vector exchange's C init (MPIX_Alltoallv_init,
+  // MPIX_Neighbor_alltoallv_init) over these arguments, its request adopted.
+  using VectorInit = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[],
+                             MPI_Datatype, MPIX_Comm*, MPIX_Info*, MPIX_Request**);
+  void init_vector(VectorInit c_init, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                   MPI_Datatype recvtype, const Comm& comm, const Info* info) {
+    MPIX_Request* h = nullptr;
+    check(c_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm.handle(),
+                 info ? info->handle() : nullptr, &h));
+    adopt(h);
+  }
 
  private:
   using Owner = detail::Owner<MPIX_Request, MPIX_Request_free>;
@@ -344,7 +356,8 @@ class Alltoallv : public Request {
   Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm,
             const Info* info = nullptr) {
-    init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info);
+    init_vector(MPIX_Alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                comm, info);
   }
   // Typed pointers: the datatype is deduced from T.
   template <class T>
@@ -352,8 +365,8 @@ class Alltoallv : public Request {
             const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
             const Info* info = nullptr) {
     check_arrays(comm, sendcounts, sdispls, unknown_size, recvcounts, rdispls, unknown_size);
-    init(sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf, recvcounts.data(), rdispls.data(),
-         datatype<T>(), comm, info);
+    init_vector(MPIX_Alltoallv_init, sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf,
+                recvcounts.data(), rdispls.data(), datatype<T>(), comm, info);
   }
   // Vectors: also checked, on every rank at once, to hold every block the
   // counts and displacements name.
@@ -362,18 +375,11 @@ class Alltoallv : public Request {
             const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv, const std::vector<int>& recvcounts,
             const std::vector<int>& rdispls, const Comm& comm, const Info* info = nullptr) {
     check_arrays(comm, sendcounts, sdispls, send.size(), recvcounts, rdispls, recv.size());
-    init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
-         rdispls.data(), datatype<T>(), comm, info);
+    init_vector(MPIX_Alltoallv_init, send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(),
+                recvcounts.data(), rdispls.data(), datatype<T>(), comm, info);
   }
 
  private:
-  void init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
-            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm, const Info* info) {
-    MPIX_Request* h = nullptr;
-    check(MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                              comm.handle(), info ? info->handle() : nullptr, &h));
-    adopt(h);
-  }
   // A buffer behind a pointer, whose size is not known.
   static constexpr std::size_t unknown_size = std::numeric_limits<std::size_t>::max();
   static void check_arrays(const Comm& comm, const std::vector<int>& sendcounts, const std::vector<int>& sdispls,
@@ -432,7 +438,8 @@ class NeighborAlltoallv : public Request {
   NeighborAlltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                     void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                     const Comm& comm, const Info* info = nullptr) {
-    init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info);
+    init_vector(MPIX_Neighbor_alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                recvtype, comm, info);
   }
   // Vectors: checked, on every rank at once, to hold one entry per edge and
   // every block the counts and displacements name.
@@ -451,17 +458,8 @@ class NeighborAlltoallv : public Request {
                                    sendcounts, sdispls, send.size(), recvcounts, rdispls, recv.size(),
                                    "sendcounts and sdispls need one entry per destination edge, recvcounts and "
                                    "rdispls one per source edge");
-    init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
-         rdispls.data(), datatype<T>(), comm, info);
-  }
-
- private:
-  void init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
-            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm, const Info* info) {
-    MPIX_Request* h = nullptr;
-    check(MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                       recvtype, comm.handle(), info ? info->handle() : nullptr, &h));
-    adopt(h);
+    init_vector(MPIX_Neighbor_alltoallv_init, send.data(), sendcounts.data(), sdispls.data(), datatype<T>(),
+                recv.data(), recvcounts.data(), rdispls.data(), datatype<T>(), comm, info);
   }
 };
 
