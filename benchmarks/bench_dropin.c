@@ -1,5 +1,6 @@
 /* The drop-in benchmark: an unmodified MPI program (it does not link
- * mpix-rma) that loops MPI_Alltoallv, heap buffers, uniform blocks, in one of
+ * mpix-rma) that loops MPI_Alltoallv (or, with --collective alltoall,
+ * MPI_Alltoall, as FFT transposes call it), heap buffers, uniform blocks, in one of
  * three loops: application (every cache line of the send blocks written
  * before the call, every received cache line read after it), exchange (the
  * calls alone, buffers untouched) or barrier (the calls with an MPI_Barrier
@@ -36,6 +37,9 @@ int main(int argc, char **argv) {
     const int application = !strcmp(loop, "application"), barrier = !strcmp(loop, "barrier");
     if (!application && !barrier && strcmp(loop, "exchange"))
         dropin_usage_error(rank, "bench_dropin", "--loop takes application, exchange or barrier", NULL);
+    const int alltoall = !strcmp(o.collective, "alltoall");
+    if (!alltoall && strcmp(o.collective, "alltoallv"))
+        dropin_usage_error(rank, "bench_dropin", "--collective takes alltoallv or alltoall", NULL);
     int *counts = malloc(p * sizeof(int)), *displs = malloc(p * sizeof(int));
     int failed = 0;
     char *sizes = strdup(o.sizes);
@@ -59,7 +63,10 @@ int main(int argc, char **argv) {
                 if (application || it == 0)
                     for (int t = 0; t < p; ++t)
                         for (long b = 0; b < bytes; b += LINE) send[t * bytes + b] = value(application ? it : 0, rank, t, b);
-                MPI_Alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+                if (alltoall)
+                    MPI_Alltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+                else
+                    MPI_Alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
                 if (application) {
                     unsigned s = 0;
                     for (int src = 0; src < p; ++src)

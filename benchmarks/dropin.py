@@ -35,6 +35,8 @@ def parse_args():
     p.add_argument("--size-per-launch", action="store_true",
                    help="launch each size on its own, the two variants back to back: pairs seconds apart, not a "
                         "whole sweep apart (for long programs on a machine whose speed drifts)")
+    p.add_argument("--collective", default="alltoallv", choices=["alltoallv", "alltoall"],
+                   help="bench_dropin: which call the program loops")
     p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
     p.add_argument("--outdir", required=True)
     return p.parse_args()
@@ -61,6 +63,8 @@ def main():
                     csv_path = os.path.join(tmp, f"{variant}{loop}{launch}.csv")
                     cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", sizes,
                                                        "--loop", loop, "--csv", csv_path]
+                    if args.collective != "alltoallv":
+                        cmd += ["--collective", args.collective]
                     output = []
                     for row in run_launch(cmd, variants[variant], csv_path,
                                           f"launch {launch + 1}/{args.launches}, {loop} loop", output):

@@ -1,6 +1,7 @@
 /* What the drop-in benchmarks' unmodified MPI programs (bench_dropin.c,
  * bench_fftw_dropin.c) share: their command line (--sizes, --loop,
- * --repeats, --csv, as benchmarks/dropin.py passes it), the CSV rank 0
+ * --repeats, --csv, and bench_dropin's --collective, as benchmarks/dropin.py
+ * passes them), the CSV rank 0
  * writes (bytes_per_peer,seconds) and the median of the repeats. Plain C,
  * no mpix-rma: these programs must stay what a user would write. */
 #ifndef MPIX_BENCHMARKS_DROPIN_PROGRAM_H
@@ -14,6 +15,7 @@
 struct dropin_options {
     const char *sizes; /* comma-separated */
     const char *loop;
+    const char *collective; /* bench_dropin: alltoallv or alltoall */
     int repeats;       /* 1..100 */
     FILE *csv;         /* rank 0's, when --csv was given */
 };
@@ -34,13 +36,14 @@ static struct dropin_options dropin_parse(int argc, char **argv, const char *pro
                                           const char *loop) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    struct dropin_options o = {sizes, loop, 5, NULL};
+    struct dropin_options o = {sizes, loop, "alltoallv", 5, NULL};
     const char *csv_path = NULL;
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             if (rank == 0)
-                printf("usage: %s [--sizes BYTES,...] [--loop NAME] [--repeats 1..100] [--csv FILE]\n"
-                       "defaults: --sizes %s --loop %s --repeats 5\n",
+                printf("usage: %s [--sizes BYTES,...] [--loop NAME] [--collective alltoallv|alltoall] "
+                       "[--repeats 1..100] [--csv FILE]\n"
+                       "defaults: --sizes %s --loop %s --collective alltoallv --repeats 5\n",
                        program, sizes, loop);
             MPI_Finalize();
             exit(0);
@@ -48,6 +51,7 @@ static struct dropin_options dropin_parse(int argc, char **argv, const char *pro
         if (i + 1 == argc) dropin_usage_error(rank, program, "option needs a value:", argv[i]);
         if (!strcmp(argv[i], "--sizes")) o.sizes = argv[i + 1];
         else if (!strcmp(argv[i], "--loop")) o.loop = argv[i + 1];
+        else if (!strcmp(argv[i], "--collective")) o.collective = argv[i + 1];
         else if (!strcmp(argv[i], "--repeats")) o.repeats = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--csv")) csv_path = argv[i + 1];
         else dropin_usage_error(rank, program, "unknown option", argv[i]);

@@ -145,7 +145,9 @@ class NodeAggregated final : public PersistentOperation {
     if (args_.in_place) {
       MPI_Aint span = 0;
       for (int j = 0; j < p; ++j)
-        if (args_.send_bytes(j) > 0) span = std::max(span, args_.sdispls[j] * send_extent + args_.send_bytes(j));
+        if (args_.send_bytes(j) > 0)
+          span = std::max<MPI_Aint>(span,
+                                    args_.sdispls[j] * send_extent + static_cast<MPI_Aint>(args_.send_bytes(j)));
       in_place_copy_.resize(static_cast<std::size_t>(span));
     }
   }
