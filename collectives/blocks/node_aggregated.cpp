@@ -115,6 +115,7 @@ class NodeAggregated final : public PersistentOperation {
           bytes_for_node[m] += args_.send_bytes(j);
         }
     up_type_ = OwnedType(segments_type(up));
+    up_segments_ = up;
     // What this rank receives from the other nodes, in protocol order.
     std::vector<Segment> down;
     std::vector<int> recv_from(p, 0);
@@ -125,6 +126,7 @@ class NodeAggregated final : public PersistentOperation {
           recv_from[i] = static_cast<int>(args_.recv_bytes(i));
         }
     down_type_ = OwnedType(segments_type(down));
+    down_segments_ = down;
     // The leader learns its node's sizes: what each rank sends each other
     // node, and what each receives from each other rank.
     const int nodes = static_cast<int>(leaders_.size()), l_count = static_cast<int>(local_.size());
@@ -262,31 +264,23 @@ class NodeAggregated final : public PersistentOperation {
     for (std::size_t j = 1; j < locals; ++j) down_types_[j] = OwnedType(segments_type(down[j]));
   }
 
-  // The leader's own blocks for the other nodes into its staging buffer.
+  // The leader's own blocks for the other nodes into its staging buffer,
+  // in protocol order (the segments worked out at init).
   void pack_own(const char* send) {
-    const Comm& comm = *args_.comm;
     char* to = staging_[0].data();
-    for (int leader : leaders_)
-      for (int j = 0; j < comm.size(); ++j)
-        if (comm.node_of(j) == comm.node_of(leader) && !comm.same_node(j)) {
-          const std::size_t bytes = static_cast<std::size_t>(args_.send_bytes(j));
-          if (bytes > 0) std::memcpy(to, send + args_.sdispls[j] * args_.send_layout.extent, bytes);
-          to += bytes;
-        }
+    for (const Segment& segment : up_segments_) {
+      if (segment.bytes > 0) std::memcpy(to, send + segment.offset, static_cast<std::size_t>(segment.bytes));
+      to += segment.bytes;
+    }
   }
 
-  // The leader's own blocks from the other nodes, out of the incoming buffers.
+  // The leader's own blocks from the other nodes, out of the incoming
+  // buffers: own_down_ and down_segments_ list them in the same order.
   void unpack_own(char* recv) {
-    const Comm& comm = *args_.comm;
-    std::size_t k = 0;
-    for (std::size_t m = 0; m < leaders_.size(); ++m)
-      for (int i = 0; i < comm.size(); ++i)
-        if (comm.node_of(i) == comm.node_of(leaders_[m]) && !comm.same_node(i)) {
-          const OwnDown& d = own_down_[k++];
-          if (d.bytes > 0)
-            std::memcpy(recv + args_.rdispls[i] * args_.recv_layout.extent, incoming_[d.node].data() + d.offset,
-                        d.bytes);
-        }
+    for (std::size_t k = 0; k < own_down_.size(); ++k)
+      if (own_down_[k].bytes > 0)
+        std::memcpy(recv + down_segments_[k].offset, incoming_[own_down_[k].node].data() + own_down_[k].offset,
+                    own_down_[k].bytes);
   }
 
   void post_recv(void* buffer, int count, MPI_Datatype type, int peer, int tag, std::vector<MPI_Request>& into) {
@@ -338,6 +332,9 @@ class NodeAggregated final : public PersistentOperation {
   int leader_ = 0;
   bool is_leader_ = false;
   OwnedType up_type_, down_type_;
+  // This rank's blocks for and from the other nodes, in protocol order:
+  // offsets into sendbuf and recvbuf.
+  std::vector<Segment> up_segments_, down_segments_;
   std::vector<Direct> direct_sends_, direct_recvs_;
   std::size_t self_bytes_ = 0;
   std::vector<char> in_place_copy_;  // MPI_IN_PLACE: the send blocks, taken at Start
