@@ -158,7 +158,7 @@ static_assert(MPIX_ALGORITHM_MPI_BASELINE == mpix::capability::mpi_baseline &&
               "mpix.h's MPIX_ALGORITHM_* bits are the registry's capabilities");
 
 // Every family's public listing, one pair per row of collectives/families.def.
-#define MPIX_FAMILY(folder, Name)                                                                           \
+#define MPIX_FAMILY(folder, Name, rows_namespace)                                                           \
   int MPIX_##Name##_algorithm_count(int* count) {                                                           \
     return mpix::count_rows(__func__, mpix::folder##_algorithms(), count);                                  \
   }                                                                                                         \

@@ -1,5 +1,7 @@
 #include "collectives/alltoallv/config.hpp"
 
+#include "collectives/forced_algorithm.hpp"
+
 namespace mpix {
 
 namespace {
@@ -24,12 +26,12 @@ AlltoallvConfig& of(Config& c) { return c.section<AlltoallvConfig>(); }
 
 const std::vector<VariableSpec>& alltoallv_variables() {
   static const std::vector<VariableSpec> rows = {
-    {"MPIX_ALLTOALLV_ALGORITHM", "string", "", "a registry name (see mpix_info)",
-     "Forces the Alltoallv algorithm of every request, unless the request's info sets "
-     "mpix_alltoallv_algorithm. Empty or auto: the selector chooses per request (the default). "
-     "A forced name runs even if MPIX_ALLTOALLV_EXCLUDE lists it. An unknown or unsupported name "
-     "follows MPIX_FALLBACK.",
-     [](std::string_view v, Config& c) { of(c).algorithm = std::string(v); }},
+    forced_algorithm_variable<AlltoallvConfig>(
+        "MPIX_ALLTOALLV_ALGORITHM",
+        "Forces the Alltoallv algorithm of every request, unless the request's info sets "
+        "mpix_alltoallv_algorithm. Empty or auto: the selector chooses per request (the default). "
+        "A forced name runs even if MPIX_ALLTOALLV_EXCLUDE lists it. An unknown or unsupported name "
+        "follows MPIX_FALLBACK."),
     {"MPIX_ALLTOALLV_EXCLUDE", "list", "", "comma-separated registry names",
      "Algorithms the selector (auto) never chooses, e.g. fence,lock. An unknown name makes "
      "MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG on every rank. A forced algorithm is not affected.",

@@ -3,22 +3,14 @@
 #include <algorithm>
 
 #include "collectives/alltoallv/config.hpp"
+#include "collectives/forced_algorithm.hpp"
 
 namespace mpix {
 
-#define MPIX_ROW_TYPE AlltoallvAlgorithm
-#define MPIX_ROW_SPACE algorithms
-#define MPIX_ROWS alltoallv_algorithms
-#define MPIX_REGISTRY_DEF "collectives/alltoallv/registry.def"
-#include "collectives/registered_rows.inc"
-
+// Its rows, alltoallv_algorithms(), are generated from registry.def.
 const Family<VectorUserArgs, AlltoallvArgs> alltoallv_family{
-    "Alltoallv",
-    "mpix_alltoallv_algorithm",
-    "MPIX_ALLTOALLV_ALGORITHM",
-    [](const Config& config) -> const std::string& { return config.section<AlltoallvConfig>().algorithm; },
-    alltoallv_algorithms,
-    make_alltoallv_args,
+    "Alltoallv", "mpix_alltoallv_algorithm", "MPIX_ALLTOALLV_ALGORITHM", forced_algorithm<AlltoallvConfig>,
+    alltoallv_algorithms, make_alltoallv_args,
     [](const AlltoallvArgs&) { return std::string(); },
     [](const AlltoallvArgs& args) {
       MPI_Count largest = 0;

@@ -3,7 +3,7 @@
 // them) once, then MPI_Start / MPI_Test / MPI_Wait. Refused where the MPI
 // has none.
 #include "collectives/blocks/args.hpp"
-#include "collectives/persistent_mpi_request.hpp"
+#include "collectives/mpi_call_operations.hpp"
 #include "src/error.hpp"
 #include "src/mpi_implementation.hpp"
 
@@ -11,33 +11,20 @@ namespace mpix {
 
 namespace {
 
-class NativePersistentExchange final : public PersistentOperation {
- public:
-  explicit NativePersistentExchange(const AlltoallvArgs& args) : args_(args) {
-    // MPI reads the count and displacement arrays until the request is freed:
-    // they point into args_, which lives exactly as long as request_.
-    if (args_.uniform) {
-      mpi_check(mpi_implementation::persistent_alltoall()(args_.mpi_sendbuf(), args_.sendcounts[0], args_.sendtype,
-                                                          args_.recvbuf, args_.recvcounts[0], args_.recvtype,
-                                                          args_.comm->global(), MPI_INFO_NULL, request_.out()),
-                "MPI_Alltoall_init");
-      return;
-    }
-    mpi_check(mpi_implementation::persistent_alltoallv()(
-                  args_.mpi_sendbuf(), args_.sendcounts.data(), args_.sdispls.data(), args_.sendtype, args_.recvbuf,
-                  args_.recvcounts.data(), args_.rdispls.data(), args_.recvtype, args_.comm->global(), MPI_INFO_NULL,
-                  request_.out()),
-              "MPI_Alltoallv_init");
+void init_mpi(const AlltoallvArgs& args, MPI_Request* request) {
+  if (args.uniform) {
+    mpi_check(mpi_implementation::persistent_alltoall()(args.mpi_sendbuf(), args.sendcounts[0], args.sendtype,
+                                                        args.recvbuf, args.recvcounts[0], args.recvtype,
+                                                        args.comm->global(), MPI_INFO_NULL, request),
+              "MPI_Alltoall_init");
+    return;
   }
-
-  void start() override { request_.start(); }
-  bool test() override { return request_.test(); }
-  void wait() override { request_.wait(); }
-
- private:
-  AlltoallvArgs args_;
-  PersistentMpiRequest request_;  // freed before args_, whose arrays MPI reads
-};
+  mpi_check(mpi_implementation::persistent_alltoallv()(args.mpi_sendbuf(), args.sendcounts.data(),
+                                                       args.sdispls.data(), args.sendtype, args.recvbuf,
+                                                       args.recvcounts.data(), args.rdispls.data(), args.recvtype,
+                                                       args.comm->global(), MPI_INFO_NULL, request),
+            "MPI_Alltoallv_init");
+}
 
 std::optional<std::string> without_persistent_call(const AlltoallvArgs& args) {
   if (args.uniform)
@@ -56,7 +43,7 @@ extern const AlltoallvAlgorithm native_persistent{
     "native_persistent",
     "MPI_Alltoallv_init (MPI_Alltoall_init for uniform blocks) once, MPI_Start/MPI_Wait per iteration (MPI-4 "
     "persistent collective)",
-    without_persistent_call, make_operation<NativePersistentExchange>};
+    without_persistent_call, make_operation<PersistentMpiCall<AlltoallvArgs, init_mpi>>};
 }  // namespace algorithms
 
 }  // namespace mpix

@@ -2,15 +2,17 @@
 
 #include <climits>
 
+#include "collectives/forced_algorithm.hpp"
+
 namespace mpix {
 
 const std::vector<VariableSpec>& neighbor_alltoallv_variables() {
   static const std::vector<VariableSpec> rows = {
-    {"MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM", "string", "", "a registry name (see mpix_info)",
-     "Forces the algorithm of every MPIX_Neighbor_alltoallv_init request, unless the request's info sets "
-     "mpix_neighbor_alltoallv_algorithm. Empty or auto: a tournament among the algorithms that can run, "
-     "MPI's own call first (the default). An unknown or unsupported name follows MPIX_FALLBACK.",
-     [](std::string_view v, Config& c) { c.section<NeighborConfig>().algorithm = std::string(v); }},
+    forced_algorithm_variable<NeighborConfig>(
+        "MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM",
+        "Forces the algorithm of every MPIX_Neighbor_alltoallv_init request, unless the request's info sets "
+        "mpix_neighbor_alltoallv_algorithm. Empty or auto: a tournament among the algorithms that can run, "
+        "MPI's own call first (the default). An unknown or unsupported name follows MPIX_FALLBACK."),
     {"MPIX_NEIGHBOR_PACK_BYTES", "int", "4096", "0 or a positive integer",
      "channel algorithm: where a pair of ranks on one node has several non-empty edges one way (duplicate edges) "
      "that carry at most this many bytes in all, they are packed into one message (a copy in at the sender, a "

@@ -2,23 +2,15 @@
 
 #include <algorithm>
 
+#include "collectives/forced_algorithm.hpp"
 #include "collectives/neighbor_alltoallv/config.hpp"
 
 namespace mpix {
 
-#define MPIX_ROW_TYPE NeighborAlgorithm
-#define MPIX_ROW_SPACE neighbor_algorithms
-#define MPIX_ROWS neighbor_alltoallv_algorithms
-#define MPIX_REGISTRY_DEF "collectives/neighbor_alltoallv/registry.def"
-#include "collectives/registered_rows.inc"
-
+// Its rows, neighbor_alltoallv_algorithms(), are generated from registry.def.
 const Family<VectorUserArgs, NeighborArgs> neighbor_alltoallv_family{
-    "neighbourhood Alltoallv",
-    "mpix_neighbor_alltoallv_algorithm",
-    "MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM",
-    [](const Config& config) -> const std::string& { return config.section<NeighborConfig>().algorithm; },
-    neighbor_alltoallv_algorithms,
-    make_neighbor_args,
+    "neighbourhood Alltoallv", "mpix_neighbor_alltoallv_algorithm", "MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM",
+    forced_algorithm<NeighborConfig>, neighbor_alltoallv_algorithms, make_neighbor_args,
     [](const NeighborArgs& args) {
       return ", degree " + std::to_string(args.indegree()) + " in, " + std::to_string(args.outdegree()) + " out";
     },

@@ -64,7 +64,7 @@ struct ListedFamily {
   int (*describe)(int, const char**, const char**, int*);
 };
 const ListedFamily listed_families[] = {
-#define MPIX_FAMILY(folder, Name) {#folder, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
+#define MPIX_FAMILY(folder, Name, rows_namespace) {#folder, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
 #include "collectives/families.def"
 #undef MPIX_FAMILY
 };
