@@ -365,7 +365,7 @@ int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], c
                        int** rdispls, MPI_Datatype recvtype, void** recvvals, MPIX_Comm* xcomm, MPIX_Info* info) {
   return guarded(__func__, comm_of(xcomm), [&] {
     live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
-    if (info != nullptr) live(info, MPI_ERR_INFO, "info", "MPIX_Info");
+    const mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
     // Checked before the collective part, on every rank alike: the outputs
     // are this rank's own, so a NULL one fails here, before any rank sends.
     mpix::agreed(xcomm->comm->global(), [&] {
@@ -373,8 +373,8 @@ int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], c
                   recvvals != nullptr,
               MPI_ERR_ARG, "an output argument (recv_nnz, src, recvcounts, rdispls, recvvals) is NULL");
     });
-    const mpix::SparseReceived got = mpix::alltoallv_crs(*xcomm->comm, send_nnz, dest, sendcounts, sdispls,
-                                                         sendtype, sendvals, recvtype);
+    const mpix::SparseReceived got = xcomm->crs.exchange(*xcomm->comm, send_nnz, dest, sendcounts, sdispls,
+                                                         sendtype, sendvals, recvtype, &hints);
     // malloc'd, as MPIX_Free frees them; never NULL, even when empty.
     const auto copy = [](const void* from, std::size_t bytes) {
       void* to = std::malloc(std::max<std::size_t>(bytes, 1));

@@ -121,9 +121,9 @@ DiscoveredSources discover_sources(MPI_Comm comm, const std::vector<int>& destin
   return out;
 }
 
-SparseReceived alltoallv_crs(const Comm& comm, int send_nnz, const int dest[], const int sendcounts[],
-                             const int sdispls[], MPI_Datatype sendtype, const void* sendvals,
-                             MPI_Datatype recvtype) {
+std::vector<SparseMessage> checked_crs_messages(const Comm& comm, int send_nnz, const int dest[],
+                                               const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                               const void* sendvals, MPI_Datatype recvtype) {
   const int size = comm.size();
   std::vector<SparseMessage> messages;
   agreed(comm.global(), [&] {
@@ -144,7 +144,7 @@ SparseReceived alltoallv_crs(const Comm& comm, int send_nnz, const int dest[], c
                           counts[static_cast<std::size_t>(i)]});
     }
   });
-  return sparse_exchange(comm.global(), messages, sendtype, recvtype);
+  return messages;
 }
 
 }  // namespace mpix

@@ -22,7 +22,9 @@
 //
 // Two uses: pattern discovery (MPIX_Dist_graph_create_sparse: each message
 // is one count) and the exchange with data (MPIX_Alltoallv_crs, shaped like
-// MPI Advance's MPIL_Alltoallv_crs).
+// MPI Advance's MPIL_Alltoallv_crs; where its pattern repeats, the
+// neighbourhood family re-runs it without discovery:
+// collectives/neighbor_alltoallv/crs_exchange.hpp).
 #pragma once
 
 #include <mpi.h>
@@ -62,12 +64,14 @@ struct DiscoveredSources {
 DiscoveredSources discover_sources(MPI_Comm comm, const std::vector<int>& destinations,
                                    const std::vector<int>& counts);
 
-// MPIX_Alltoallv_crs behind the C API: send_nnz blocks, block i sendcounts[i]
-// elements of sendtype at sendvals + sdispls[i] * extent, to dest[i]; what
-// arrives, as recvtype. Checks the arguments on every rank and agrees on
+// MPIX_Alltoallv_crs's arguments as messages: send_nnz blocks, block i
+// sendcounts[i] elements of sendtype at sendvals + sdispls[i] * extent, to
+// dest[i], received as recvtype. Checks them on every rank and agrees on
 // them (one MPI_Allreduce) before any rank sends: a bad destination must
 // not leave the others waiting; each Error names the argument and rank.
-SparseReceived alltoallv_crs(const Comm& comm, int send_nnz, const int dest[], const int sendcounts[],
-                             const int sdispls[], MPI_Datatype sendtype, const void* sendvals, MPI_Datatype recvtype);
+// sparse_exchange(comm.global(), messages, sendtype, recvtype) is the call.
+std::vector<SparseMessage> checked_crs_messages(const Comm& comm, int send_nnz, const int dest[],
+                                               const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                               const void* sendvals, MPI_Datatype recvtype);
 
 }  // namespace mpix

@@ -149,7 +149,13 @@ int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destin
  * synchronous sends, then a nonblocking barrier). The four output arrays
  * are allocated by the library (never NULL) and freed with MPIX_Free.
  * Collective; a bad argument on any rank fails on every rank before any
- * data moves. info may be NULL. */
+ * data moves. info may be NULL, or set "mpix_crs_reuse" to "true" on every
+ * rank (else MPI_ERR_INFO_VALUE on every rank): the pattern repeats. The
+ * communicator then keeps what the call discovered, and a later call with
+ * the key whose destinations, counts, displacements and types are the same
+ * on every rank runs as a persistent neighbourhood exchange over it (no
+ * discovery; sendvals may be another buffer); a pattern that changed on
+ * any rank is discovered again. What is kept is freed with xcomm. */
 int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], const int sdispls[],
                        MPI_Datatype sendtype, const void *sendvals, int *recv_nnz, int **src,
                        int **recvcounts, int **rdispls, MPI_Datatype recvtype, void **recvvals,

@@ -2,11 +2,15 @@
 // reference (MPI_Alltoall of the counts each rank sends each rank, then
 // MPI_Alltoallv of the data): 40 random patterns with repeated
 // destinations, self-sends and ranks that send nothing; a derived receive
-// type of another extent; bad arguments on one rank failing on every rank.
+// type of another extent; bad arguments on one rank failing on every rank;
+// a repeated pattern served by the kept neighbourhood request
+// (mpix_crs_reuse), and a change on one rank discovered again.
 #include <algorithm>
+#include <cstdint>
 #include <random>
 #include <vector>
 
+#include "collectives/neighbor_alltoallv/crs_exchange.hpp"
 #include "tests/mpi_test.hpp"
 
 using namespace mpix_test;
@@ -30,79 +34,144 @@ class AlltoallvCrs : public MpiTest {
   MPIX_Comm* comm_ = nullptr;
 };
 
-TEST_F(AlltoallvCrs, RandomPatternsMatchTheBruteForceReference) {
-  const int p = world_size(), me = world_rank();
-  for (int seed = 0; seed < 40; ++seed) {
-    // This rank's blocks: 0..5 of them, to random ranks (repeats and itself
-    // included), 0..40 doubles each, packed in a shuffled order in sendvals.
+// This rank's blocks for a pattern seed: 0..5 of them, to random ranks
+// (repeats and itself included), 0..40 doubles each, packed back to front in
+// sendvals.
+struct CrsPattern {
+  std::vector<int> dest, sendcounts, sdispls;
+  int total = 0;
+  CrsPattern(int seed, int me, int p) {
     std::mt19937 random(static_cast<unsigned>(1000 * seed + me));
     const int nnz = static_cast<int>(random() % 6);
-    std::vector<int> dest(nnz), sendcounts(nnz), sdispls(nnz);
-    int total = 0;
+    dest.resize(nnz);
+    sendcounts.resize(nnz);
+    sdispls.resize(nnz);
     for (int i = 0; i < nnz; ++i) {
       dest[i] = static_cast<int>(random() % static_cast<unsigned>(p));
       sendcounts[i] = static_cast<int>(random() % 41);
       total += sendcounts[i];
     }
-    for (int i = nnz - 1, at = 0; i >= 0; --i) {  // blocks stored back to front
+    for (int i = nnz - 1, at = 0; i >= 0; --i) {
       sdispls[i] = at;
       at += sendcounts[i];
     }
-    std::vector<double> sendvals(std::max(total, 1));
-    // Element k of the block to d counts every earlier element to d, so
-    // that a destination's blocks concatenate to 0, 1, 2, ...
-    std::vector<int> sent_to(p, 0);
-    for (int i = 0; i < nnz; ++i)
-      for (int k = 0; k < sendcounts[i]; ++k)
-        sendvals[sdispls[i] + k] = value(me, dest[i], sent_to[dest[i]]++, seed);
-
-    int recv_nnz = -1;
-    int *src = nullptr, *recvcounts = nullptr, *rdispls = nullptr;
-    void* recvvals = nullptr;
-    ASSERT_EQ(MPIX_Alltoallv_crs(nnz, dest.data(), sendcounts.data(), sdispls.data(), MPI_DOUBLE, sendvals.data(),
-                                 &recv_nnz, &src, &recvcounts, &rdispls, MPI_DOUBLE, &recvvals, comm_, nullptr),
-              MPI_SUCCESS);
-
-    // The reference: what each rank sends each rank, by brute force.
-    std::vector<int> expected_counts(p);
-    MPI_Alltoall(sent_to.data(), 1, MPI_INT, expected_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
-    ASSERT_NE(src, nullptr);
-    ASSERT_NE(recvcounts, nullptr);
-    ASSERT_NE(rdispls, nullptr);
-    ASSERT_NE(recvvals, nullptr);
-    std::vector<int> got_counts(p, 0);
-    const double* got = static_cast<const double*>(recvvals);
-    for (int j = 0; j < recv_nnz; ++j) {
-      ASSERT_TRUE(src[j] >= 0 && src[j] < p) << "seed " << seed;
-      if (j > 0) EXPECT_LE(src[j - 1], src[j]) << "sources ascend, seed " << seed;
-      for (int k = 0; k < recvcounts[j]; ++k)
-        ASSERT_EQ(got[rdispls[j] + k], value(src[j], me, got_counts[src[j]] + k, seed))
-            << "seed " << seed << ", block " << j << " from " << src[j] << ", element " << k;
-      got_counts[src[j]] += recvcounts[j];
-    }
-    EXPECT_EQ(got_counts, expected_counts) << "seed " << seed;
-    // The blocks received from each source, as MPI_Alltoallv delivers them.
-    std::vector<int> sdispls_all(p), rdispls_all(p);
-    for (int r = 1; r < p; ++r) {
-      sdispls_all[r] = sdispls_all[r - 1] + sent_to[r - 1];
-      rdispls_all[r] = rdispls_all[r - 1] + expected_counts[r - 1];
-    }
-    std::vector<double> by_destination(std::max(total, 1));
-    std::vector<double> reference(std::max(rdispls_all[p - 1] + expected_counts[p - 1], 1));
-    std::vector<int> placed(p, 0);
-    for (int i = 0; i < nnz; ++i)
-      for (int k = 0; k < sendcounts[i]; ++k)
-        by_destination[sdispls_all[dest[i]] + placed[dest[i]]++] = sendvals[sdispls[i] + k];
-    MPI_Alltoallv(by_destination.data(), sent_to.data(), sdispls_all.data(), MPI_DOUBLE, reference.data(),
-                  expected_counts.data(), rdispls_all.data(), MPI_DOUBLE, MPI_COMM_WORLD);
-    std::vector<double> received;
-    for (int j = 0; j < recv_nnz; ++j)
-      received.insert(received.end(), got + rdispls[j], got + rdispls[j] + recvcounts[j]);
-    reference.resize(received.size());
-    EXPECT_EQ(received, reference) << "seed " << seed;
-    for (void* out : {static_cast<void*>(src), static_cast<void*>(recvcounts), static_cast<void*>(rdispls), recvvals})
-      EXPECT_EQ(MPIX_Free(out), MPI_SUCCESS);
   }
+  int nnz() const { return static_cast<int>(dest.size()); }
+};
+
+// One MPIX_Alltoallv_crs of pattern with values of data_seed, checked
+// against the brute-force reference.
+void exchange_and_check(const CrsPattern& pattern, int data_seed, MPIX_Comm* comm, MPIX_Info* info) {
+  const int p = world_size(), me = world_rank();
+  const int nnz = pattern.nnz();
+  const std::vector<int>&dest = pattern.dest, &sendcounts = pattern.sendcounts, &sdispls = pattern.sdispls;
+  const int total = pattern.total;
+  std::vector<double> sendvals(std::max(total, 1));
+  // Element k of the block to d counts every earlier element to d, so
+  // that a destination's blocks concatenate to 0, 1, 2, ...
+  std::vector<int> sent_to(p, 0);
+  for (int i = 0; i < nnz; ++i)
+    for (int k = 0; k < sendcounts[i]; ++k)
+      sendvals[sdispls[i] + k] = value(me, dest[i], sent_to[dest[i]]++, data_seed);
+
+  int recv_nnz = -1;
+  int *src = nullptr, *recvcounts = nullptr, *rdispls = nullptr;
+  void* recvvals = nullptr;
+  ASSERT_EQ(MPIX_Alltoallv_crs(nnz, dest.data(), sendcounts.data(), sdispls.data(), MPI_DOUBLE, sendvals.data(),
+                               &recv_nnz, &src, &recvcounts, &rdispls, MPI_DOUBLE, &recvvals, comm, info),
+            MPI_SUCCESS);
+
+  // The reference: what each rank sends each rank, by brute force.
+  std::vector<int> expected_counts(p);
+  MPI_Alltoall(sent_to.data(), 1, MPI_INT, expected_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  ASSERT_NE(src, nullptr);
+  ASSERT_NE(recvcounts, nullptr);
+  ASSERT_NE(rdispls, nullptr);
+  ASSERT_NE(recvvals, nullptr);
+  std::vector<int> got_counts(p, 0);
+  const double* got = static_cast<const double*>(recvvals);
+  for (int j = 0; j < recv_nnz; ++j) {
+    ASSERT_TRUE(src[j] >= 0 && src[j] < p) << "data seed " << data_seed;
+    if (j > 0) EXPECT_LE(src[j - 1], src[j]) << "sources ascend, data seed " << data_seed;
+    for (int k = 0; k < recvcounts[j]; ++k)
+      ASSERT_EQ(got[rdispls[j] + k], value(src[j], me, got_counts[src[j]] + k, data_seed))
+          << "data seed " << data_seed << ", block " << j << " from " << src[j] << ", element " << k;
+    got_counts[src[j]] += recvcounts[j];
+  }
+  EXPECT_EQ(got_counts, expected_counts) << "data seed " << data_seed;
+  // The blocks received from each source, as MPI_Alltoallv delivers them.
+  std::vector<int> sdispls_all(p), rdispls_all(p);
+  for (int r = 1; r < p; ++r) {
+    sdispls_all[r] = sdispls_all[r - 1] + sent_to[r - 1];
+    rdispls_all[r] = rdispls_all[r - 1] + expected_counts[r - 1];
+  }
+  std::vector<double> by_destination(std::max(total, 1));
+  std::vector<double> reference(std::max(rdispls_all[p - 1] + expected_counts[p - 1], 1));
+  std::vector<int> placed(p, 0);
+  for (int i = 0; i < nnz; ++i)
+    for (int k = 0; k < sendcounts[i]; ++k)
+      by_destination[sdispls_all[dest[i]] + placed[dest[i]]++] = sendvals[sdispls[i] + k];
+  MPI_Alltoallv(by_destination.data(), sent_to.data(), sdispls_all.data(), MPI_DOUBLE, reference.data(),
+                expected_counts.data(), rdispls_all.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+  std::vector<double> received;
+  for (int j = 0; j < recv_nnz; ++j)
+    received.insert(received.end(), got + rdispls[j], got + rdispls[j] + recvcounts[j]);
+  reference.resize(received.size());
+  EXPECT_EQ(received, reference) << "data seed " << data_seed;
+  for (void* out : {static_cast<void*>(src), static_cast<void*>(recvcounts), static_cast<void*>(rdispls), recvvals})
+    EXPECT_EQ(MPIX_Free(out), MPI_SUCCESS);
+}
+
+TEST_F(AlltoallvCrs, RandomPatternsMatchTheBruteForceReference) {
+  for (int seed = 0; seed < 40; ++seed) {
+    exchange_and_check(CrsPattern(seed, world_rank(), world_size()), seed, comm_, nullptr);
+    if (HasFatalFailure()) return;
+  }
+}
+
+// mpix_crs_reuse: each pattern runs three times with new data; the second
+// and third calls are served by the kept neighbourhood request (the
+// library's count says so), and every call equals the reference. Then one
+// rank alone changes its pattern: the next call discovers again.
+TEST_F(AlltoallvCrs, ARepeatedPatternIsServedWithoutDiscoveryAndAChangeOnOneRankIsSeen) {
+  const int p = world_size(), me = world_rank();
+  MPIX_Info* info = nullptr;
+  ASSERT_EQ(MPIX_Info_init(&info), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Info_set(info, "mpix_crs_reuse", "true"), MPI_SUCCESS);
+  for (int seed = 0; seed < 8; ++seed) {
+    const CrsPattern pattern(seed, me, p);
+    const std::uint64_t before = mpix::crs_exchanges_reused();
+    for (int round = 0; round < 3; ++round) {
+      exchange_and_check(pattern, 100 * seed + round, comm_, info);
+      if (HasFatalFailure()) break;
+    }
+    EXPECT_EQ(mpix::crs_exchanges_reused() - before, 2u) << "seed " << seed;
+  }
+  const CrsPattern kept(50, me, p), changed(me == p - 1 ? 51 : 50, me, p);
+  exchange_and_check(kept, 1, comm_, info);
+  const std::uint64_t before = mpix::crs_exchanges_reused();
+  exchange_and_check(changed, 2, comm_, info);  // rank p - 1's pattern changed
+  EXPECT_EQ(mpix::crs_exchanges_reused(), before) << "a pattern changed on one rank must be discovered again";
+  exchange_and_check(changed, 3, comm_, info);
+  EXPECT_EQ(mpix::crs_exchanges_reused(), before + 1);
+  MPIX_Info_free(&info);
+}
+
+TEST_F(AlltoallvCrs, ReuseAskedOnSomeRanksOnlyFailsOnEveryRank) {
+  const int p = world_size(), me = world_rank();
+  MPIX_Info* info = nullptr;
+  ASSERT_EQ(MPIX_Info_init(&info), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Info_set(info, "mpix_crs_reuse", me == 0 ? "true" : "false"), MPI_SUCCESS);
+  const int to = (me + 1) % p, count = 1, displ = 0;
+  const double one = 1.0;
+  int recv_nnz = 0;
+  int *src = nullptr, *recvcounts = nullptr, *rdispls = nullptr;
+  void* recvvals = nullptr;
+  const int rc = MPIX_Alltoallv_crs(1, &to, &count, &displ, MPI_DOUBLE, &one, &recv_nnz, &src, &recvcounts,
+                                    &rdispls, MPI_DOUBLE, &recvvals, comm_, info);
+  EXPECT_EQ(error_class(rc), MPI_ERR_INFO_VALUE) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("mpix_crs_reuse"), std::string::npos) << error_message(rc);
+  MPIX_Info_free(&info);
 }
 
 // Pairs of ints sent, received as one element of a struct-like type of
