@@ -1,20 +1,25 @@
 /* The drop-in benchmark: an unmodified MPI program (it does not link
  * mpix-rma) that loops MPI_Alltoallv (or, with --collective alltoall,
- * MPI_Alltoall, as FFT transposes call it), heap buffers, uniform blocks, in one of
- * three loops: application (every cache line of the send blocks written
- * before the call, every received cache line read after it), exchange (the
- * calls alone, buffers untouched) or barrier (the calls with an MPI_Barrier
- * between them, as OSU-style benchmarks run). Run it plain and under
- * LD_PRELOAD=libmpixrma_intercept.so (benchmarks/dropin.py
- * alternates the launches) and compare.
+ * MPI_Alltoall, as FFT transposes call it; with --collective neighbor,
+ * MPI_Neighbor_alltoallv on a ring: an edge to each side, two to the one
+ * peer at 2 ranks), heap buffers, uniform blocks, in one of four loops:
+ * application (every cache line of the send blocks written before the
+ * call, every received cache line read after it), exchange (the calls
+ * alone, buffers untouched), barrier (the calls with an MPI_Barrier between
+ * them, as OSU-style benchmarks run) or sweep (OSU's default run: the
+ * barrier loop, but each size only 50 untimed and 200 timed calls, 20 and
+ * 100 from 1 MiB: a new pattern every 250 calls, timed from its 51st).
+ * Run it plain and under LD_PRELOAD=libmpixrma_intercept.so
+ * (benchmarks/dropin.py alternates the launches) and compare.
  *
  *   bench_dropin --sizes 8,512,32768 --repeats 5 --loop application --csv out.csv
  *
- * Per size: warm-up calls (at least 100: what a real code's first calls
- * are, where the drop-in admits the pattern and settles its choice), then
- * repeats of a timed loop; the time per call is the slowest rank's, the
- * median over repeats is written. The data of the last call is validated
- * after timing (application loop: every call writes new data). */
+ * Per size, except in the sweep: warm-up calls (at least 100: what a real
+ * code's first calls are, where the drop-in admits the pattern and settles
+ * its choice), then repeats of a timed loop; the time per call is the
+ * slowest rank's, the median over repeats is written. The data of the last
+ * call is validated after timing (application loop: every call writes new
+ * data). */
 #include "dropin_program.h"
 
 #define LINE 64
@@ -34,12 +39,21 @@ int main(int argc, char **argv) {
     const char *loop = o.loop;
     const int repeats = o.repeats;
     FILE *csv = o.csv;
-    const int application = !strcmp(loop, "application"), barrier = !strcmp(loop, "barrier");
+    const int application = !strcmp(loop, "application"), sweep = !strcmp(loop, "sweep");
+    const int barrier = sweep || !strcmp(loop, "barrier");
     if (!application && !barrier && strcmp(loop, "exchange"))
-        dropin_usage_error(rank, "bench_dropin", "--loop takes application, exchange or barrier", NULL);
-    const int alltoall = !strcmp(o.collective, "alltoall");
-    if (!alltoall && strcmp(o.collective, "alltoallv"))
-        dropin_usage_error(rank, "bench_dropin", "--collective takes alltoallv or alltoall", NULL);
+        dropin_usage_error(rank, "bench_dropin", "--loop takes application, exchange, barrier or sweep", NULL);
+    const int alltoall = !strcmp(o.collective, "alltoall"), neighbor = !strcmp(o.collective, "neighbor");
+    if (!alltoall && !neighbor && strcmp(o.collective, "alltoallv"))
+        dropin_usage_error(rank, "bench_dropin", "--collective takes alltoallv, alltoall or neighbor", NULL);
+    /* The ring: blocks to the right, then the left neighbour; received from
+     * the left, then the right. */
+    MPI_Comm ring = MPI_COMM_NULL;
+    const int sides[2] = {(rank + 1) % p, (rank + p - 1) % p}, from[2] = {sides[1], sides[0]};
+    if (neighbor)
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, from, MPI_UNWEIGHTED, 2, sides, MPI_UNWEIGHTED,
+                                       MPI_INFO_NULL, 0, &ring);
+    const int peers = neighbor ? 2 : p; /* blocks each way */
     int *counts = malloc(p * sizeof(int)), *displs = malloc(p * sizeof(int));
     int failed = 0;
     char *sizes = strdup(o.sizes);
@@ -47,29 +61,37 @@ int main(int argc, char **argv) {
         const long bytes = atol(item);
         if (bytes < 1) continue;
         for (int i = 0; i < p; ++i) counts[i] = (int)bytes, displs[i] = (int)(i * bytes);
-        unsigned char *send = malloc(bytes * p), *recv = malloc(bytes * p);
-        memset(send, 0, bytes * p);
-        memset(recv, 0, bytes * p);
-        /* About 20 ms of calls per repeat, at least 10. */
+        unsigned char *send = malloc(bytes * peers), *recv = malloc(bytes * peers);
+        memset(send, 0, bytes * peers);
+        memset(recv, 0, bytes * peers);
+        /* About 20 ms of calls per repeat, at least 10; the sweep's counts
+         * are OSU's. */
         long iterations = 20000000 / (bytes * p + 2000);
         if (iterations < 10) iterations = 10;
+        const int large = bytes >= 1048576;
+        if (sweep) iterations = large ? 100 : 200;
+        const int timed_repeats = sweep ? 1 : repeats;
         double times[100];
         volatile unsigned sink = 0;
-        for (int rep = -1; rep < repeats; ++rep) {  /* rep -1: warm-up */
-            const long calls = rep < 0 && iterations < 100 ? 100 : iterations;
+        for (int rep = -1; rep < timed_repeats; ++rep) {  /* rep -1: warm-up */
+            long calls = rep < 0 && iterations < 100 ? 100 : iterations;
+            if (sweep && rep < 0) calls = large ? 20 : 50;
             MPI_Barrier(MPI_COMM_WORLD);
             const double begin = MPI_Wtime();
             for (long it = 0; it < calls; ++it) {
                 if (application || it == 0)
-                    for (int t = 0; t < p; ++t)
-                        for (long b = 0; b < bytes; b += LINE) send[t * bytes + b] = value(application ? it : 0, rank, t, b);
+                    for (int k = 0; k < peers; ++k)
+                        for (long b = 0; b < bytes; b += LINE)
+                            send[k * bytes + b] = value(application ? it : 0, rank, neighbor ? sides[k] : k, b);
                 if (alltoall)
                     MPI_Alltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
+                else if (neighbor)
+                    MPI_Neighbor_alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, ring);
                 else
                     MPI_Alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
                 if (application) {
                     unsigned s = 0;
-                    for (int src = 0; src < p; ++src)
+                    for (int src = 0; src < peers; ++src)
                         for (long b = 0; b < bytes; b += LINE) s += recv[src * bytes + b];
                     sink += s;
                 }
@@ -81,10 +103,10 @@ int main(int argc, char **argv) {
         }
         /* Validation after timing: the last call's blocks, every line. */
         const long last = application ? iterations - 1 : 0;
-        for (int src = 0; src < p; ++src)
+        for (int k = 0; k < peers; ++k)
             for (long b = 0; b < bytes; b += LINE)
-                if (recv[src * bytes + b] != value(last, src, rank, b)) failed = 1;
-        const double t = dropin_median(times, repeats);
+                if (recv[k * bytes + b] != value(last, neighbor ? from[k] : k, rank, b)) failed = 1;
+        const double t = dropin_median(times, timed_repeats);
         if (csv) fprintf(csv, "%ld,%.9g\n", bytes, t);
         if (rank == 0) printf("bench_dropin: %8ld B per peer: %10.2f us per call\n", bytes, t * 1e6);
         free(send), free(recv);
@@ -93,6 +115,7 @@ int main(int argc, char **argv) {
     if (rank == 0) printf("bench_dropin: %s\n", failed ? "WRONG DATA" : "data ok");
     if (csv) fclose(csv);
     free(sizes), free(counts), free(displs);
+    if (ring != MPI_COMM_NULL) MPI_Comm_free(&ring);
     MPI_Finalize();
     return failed;
 }

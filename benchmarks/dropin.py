@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """The drop-in benchmark: an unmodified MPI program launched alternately
 without and with LD_PRELOAD=libmpixrma_intercept.so. --bench is either
-bench_dropin (a loop of MPI_Alltoallv in three loops: application, data
-written before and read after every call; exchange, calls alone; barrier,
-calls with an MPI_Barrier between them, OSU style) or bench_fftw_dropin
+bench_dropin (a loop of MPI_Alltoallv, MPI_Alltoall or
+MPI_Neighbor_alltoallv on a ring, --collective, in four loops:
+application, data written before and read after every call; exchange,
+calls alone; barrier, calls with an MPI_Barrier between them, OSU style;
+sweep, OSU's default run, every size in one launch, 50 untimed and 200
+timed calls each, 20 and 100 from 1 MiB, a barrier between calls) or
+bench_fftw_dropin
 (FFTW's own distributed 2D transform, whose --loop names FFTW's planner:
 estimate or measure). Per loop and size: the medians over launches with
 their min..max, the ratio preloaded / plain (median of the launches'
@@ -30,12 +34,12 @@ def parse_args():
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--launches", type=int, default=3, help="launches of each variant")
     p.add_argument("--sizes", default="8,64,512,4096,8192,32768,262144,2097152,4194304")
-    p.add_argument("--loops", default="application,exchange,barrier",
-                   help="bench_dropin: application,exchange,barrier; bench_fftw_dropin: estimate,measure")
+    p.add_argument("--loops", default="application,exchange,barrier,sweep",
+                   help="bench_dropin: application,exchange,barrier,sweep; bench_fftw_dropin: estimate,measure")
     p.add_argument("--size-per-launch", action="store_true",
                    help="launch each size on its own, the two variants back to back: pairs seconds apart, not a "
                         "whole sweep apart (for long programs on a machine whose speed drifts)")
-    p.add_argument("--collective", default="alltoallv", choices=["alltoallv", "alltoall"],
+    p.add_argument("--collective", default="alltoallv", choices=["alltoallv", "alltoall", "neighbor"],
                    help="bench_dropin: which call the program loops")
     p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
     p.add_argument("--outdir", required=True)
@@ -112,7 +116,8 @@ def main():
             ax.semilogx(sizes, curves[loop], marker="o", base=2, label=f"{loop} loop")
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xlabel("bytes per peer")
-        ax.set_ylabel("preloaded / plain MPI_Alltoallv")
+        mpi_call = {"alltoallv": "MPI_Alltoallv", "alltoall": "MPI_Alltoall", "neighbor": "MPI_Neighbor_alltoallv"}
+        ax.set_ylabel(f"preloaded / plain {mpi_call[args.collective]}")
         ax.set_title(f"Drop-in, {args.ranks} ranks, medians over {args.launches} launches")
         ax.legend()
         fig.tight_layout()

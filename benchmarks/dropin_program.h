@@ -15,7 +15,7 @@
 struct dropin_options {
     const char *sizes; /* comma-separated */
     const char *loop;
-    const char *collective; /* bench_dropin: alltoallv or alltoall */
+    const char *collective; /* bench_dropin: alltoallv, alltoall or neighbor */
     int repeats;       /* 1..100 */
     FILE *csv;         /* rank 0's, when --csv was given */
 };
@@ -41,7 +41,7 @@ static struct dropin_options dropin_parse(int argc, char **argv, const char *pro
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             if (rank == 0)
-                printf("usage: %s [--sizes BYTES,...] [--loop NAME] [--collective alltoallv|alltoall] "
+                printf("usage: %s [--sizes BYTES,...] [--loop NAME] [--collective alltoallv|alltoall|neighbor] "
                        "[--repeats 1..100] [--csv FILE]\n"
                        "defaults: --sizes %s --loop %s --collective alltoallv --repeats 5\n",
                        program, sizes, loop);
