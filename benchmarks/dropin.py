@@ -42,6 +42,9 @@ def parse_args():
     p.add_argument("--collective", default="alltoallv", choices=["alltoallv", "alltoall", "neighbor"],
                    help="bench_dropin: which call the program loops")
     p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
+    p.add_argument("--pass-through", action="store_true",
+                   help="a third variant, preloaded with MPIX_INTERCEPT=off (every call straight to PMPI_), "
+                        "interleaved with the other two: what the drop-in costs where it serves nothing")
     p.add_argument("--outdir", required=True)
     return p.parse_args()
 
@@ -56,13 +59,19 @@ def main():
     os.makedirs(args.outdir, exist_ok=True)
     print(environment_header())
     variants = {"plain": {}, "preloaded": {"LD_PRELOAD": args.intercept, "MPIX_VERBOSE": "1"}}
+    if args.pass_through:
+        variants["off"] = {"LD_PRELOAD": args.intercept, "MPIX_INTERCEPT": "off"}
     rows, agreement_us = [], []
     loops = args.loops.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         sweeps = args.sizes.split(",") if args.size_per_launch else [args.sizes]
         for launch in range(args.launches):
             for loop, sizes in ((loop, sizes) for loop in loops for sizes in sweeps):
-                order = list(variants) if launch % 2 == 0 else list(reversed(variants))
+                # Each variant goes first, middle and last equally often.
+                names = list(variants)
+                order = names[launch % len(names):] + names[:launch % len(names)]
+                if launch % 2:
+                    order.reverse()
                 for variant in order:
                     csv_path = os.path.join(tmp, f"{variant}{loop}{launch}.csv")
                     cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", sizes,
@@ -75,7 +84,7 @@ def main():
                         rows.append({**row, "variant": variant, "launch": launch, "loop": loop})
                     if "WRONG" in output[0]:
                         raise SystemExit(f"{variant} launch delivered wrong data:\n{output[0]}")
-                    if variant == "preloaded" and "cannot be preloaded" in output[0]:
+                    if variant != "plain" and "cannot be preloaded" in output[0]:
                         raise SystemExit(f"the preloaded launch ran without the drop-in:\n{output[0]}")
                     agreement_us += [float(m) for m in re.findall(r"agreements \(([0-9.]+) us each", output[0])]
     write_csv(rows, os.path.join(args.outdir, "dropin.csv"))
@@ -88,7 +97,8 @@ def main():
     for loop in loops:
         print(f"\n# {args.ranks} ranks, {os.path.basename(args.bench)} --loop {loop}, heap buffers; medians over "
               f"{args.launches} launches (min..max); ratio: median of the launches' preloaded / plain (min..max)")
-        print(f"{'bytes/peer':>10} {'plain us':>26} {'preloaded us':>26} {'ratio':>22}")
+        off_header = f" {'off us':>26} {'off / plain':>22}" if args.pass_through else ""
+        print(f"{'bytes/peer':>10} {'plain us':>26} {'preloaded us':>26} {'ratio':>22}{off_header}")
         curves[loop] = []
         for size in sizes:
             plain, preloaded = times[(loop, size, "plain")], times[(loop, size, "preloaded")]
@@ -102,8 +112,14 @@ def main():
             def spread(v):
                 v = list(v.values())
                 return f"{statistics.median(v) * 1e6:9.2f} ({min(v) * 1e6:.1f}..{max(v) * 1e6:.1f})"
+            off_columns = ""
+            if args.pass_through:
+                off = times[(loop, size, "off")]
+                off_ratios = [off[k] / plain[k] for k in plain if k in off]
+                off_columns = (f" {spread(off):>26} {statistics.median(off_ratios):7.3f} "
+                               f"({min(off_ratios):.2f}..{max(off_ratios):.2f})")
             print(f"{size:>10} {spread(plain):>26} {spread(preloaded):>26} "
-                  f"{ratio:7.3f} ({min(per_launch):.2f}..{max(per_launch):.2f}){mark}")
+                  f"{ratio:7.3f} ({min(per_launch):.2f}..{max(per_launch):.2f}){off_columns}{mark}")
     print(f"# {marked} point(s) where the drop-in is more than {args.tolerance:.2f}x plain MPI")
     if agreement_us:
         print(f"# agreement per served call, from this rank's arrival (waiting for the last rank included): "

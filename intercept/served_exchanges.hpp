@@ -63,6 +63,11 @@ class ServedExchanges {
     long patterns = 0;        // exchanges admitted
     long agreement_misses = 0;  // some rank had the pattern, another not
     double agreement_seconds = 0;
+    // One-time costs, this rank's clock: the communicator's set-up (the
+    // library's communicator, the agreement's path) at the first admission,
+    // and the admissions themselves (each pattern's request).
+    double setup_seconds = 0;
+    double admission_seconds = 0;
   };
   // The path agreements take now (for the report).
   const char* agreement_path() const { return agreement_.path_name(); }

@@ -1,13 +1,48 @@
 #include "src/comm.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
+#include <unordered_map>
 
 #include "src/error.hpp"
 
 namespace mpix {
+
+namespace {
+
+// What two processes must share to share memory and reach each other's
+// node channel: the kernel (its boot), the host, and the IPC and network
+// namespaces (memfd descriptors pass over abstract Unix sockets, which
+// live in the network namespace). A hash (FNV-1a) of them; what cannot be
+// read counts as empty, so processes that cannot tell stay apart only if
+// something else differs.
+std::uint64_t machine_key() {
+  std::string identity;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) identity += host;
+  identity += '\n';
+  if (FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    char id[64] = {};
+    if (std::fgets(id, sizeof id, f) != nullptr) identity += id;
+    std::fclose(f);
+  }
+  for (const char* ns : {"/proc/self/ns/ipc", "/proc/self/ns/net"}) {
+    char target[128] = {};
+    if (readlink(ns, target, sizeof target - 1) > 0) identity += target;
+    identity += '\n';
+  }
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (unsigned char c : identity) hash = (hash ^ c) * 1099511628211ULL;
+  return hash;
+}
+
+}  // namespace
 
 Comm::Comm(MPI_Comm user, Config config) : user_(user), config_(std::move(config)) {
   const int emulated_node_size = config_.node_size;
@@ -28,26 +63,52 @@ Comm::Comm(MPI_Comm user, Config config) : user_(user), config_(std::move(config
   mpi_check(MPI_Comm_rank(global(), &rank_), "MPI_Comm_rank");
   mpi_check(MPI_Comm_size(global(), &size), "MPI_Comm_size");
 
-  UniqueComm shared;
-  mpi_check(MPI_Comm_split_type(global(), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, shared.out()),
-            "MPI_Comm_split_type");
-  count_machine_cores(shared.get());
-  if (emulated_node_size > 0) {
-    int shared_rank = 0;
-    mpi_check(MPI_Comm_rank(shared.get(), &shared_rank), "MPI_Comm_rank");
-    mpi_check(MPI_Comm_split(shared.get(), shared_rank / emulated_node_size, rank_, node_.out()),
-              "MPI_Comm_split");
-  } else {
-    node_ = std::move(shared);
+  // The machine of each rank, from every rank's machine_key(): one
+  // MPI_Allgather of 64-bit keys, then MPI_Comm_split by the first rank of
+  // the same machine. (MPI_Comm_split_type's shared-memory split would do,
+  // but costs MPICH milliseconds the first time in a process, which a
+  // program under the drop-in would pay in its first served call.) Every
+  // rank derives every rank's node from the keys alone.
+  const std::uint64_t mine = machine_key();
+  std::vector<std::uint64_t> keys(static_cast<std::size_t>(size));
+  mpi_check(MPI_Allgather(&mine, 1, MPI_UINT64_T, keys.data(), 1, MPI_UINT64_T, global()), "MPI_Allgather");
+  // first_of[r]: the first global rank of r's node; its rank on the machine
+  // counts the machine's ranks before it, in global rank order (the
+  // order MPI_Comm_split keeps with rank_ as the key).
+  std::vector<int> first_of(static_cast<std::size_t>(size)), machine_first(static_cast<std::size_t>(size));
+  {
+    std::unordered_map<std::uint64_t, std::vector<int>> machines;  // key -> its ranks, ascending
+    for (int r = 0; r < size; ++r) machines[keys[static_cast<std::size_t>(r)]].push_back(r);
+    for (const auto& [key, members] : machines)
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        const std::size_t node_start =
+            emulated_node_size > 0 ? i / static_cast<std::size_t>(emulated_node_size) * emulated_node_size : 0;
+        machine_first[static_cast<std::size_t>(members[i])] = members.front();
+        first_of[static_cast<std::size_t>(members[i])] = members[node_start];
+      }
   }
-
-  // The node's first global rank identifies the node on every rank.
+  // One machine and one node, the common case, needs no split at all (a
+  // process's first MPI_Comm_split costs MPICH milliseconds too): the
+  // node is a duplicate.
+  const bool one_machine = std::all_of(keys.begin(), keys.end(), [&](std::uint64_t k) { return k == keys[0]; });
+  const bool one_node = one_machine && (emulated_node_size == 0 || emulated_node_size >= size);
+  if (one_node) {
+    count_machine_cores(global());
+    mpi_check(MPI_Comm_dup(global(), node_.out()), "MPI_Comm_dup");
+  } else {
+    UniqueComm machine;
+    mpi_check(MPI_Comm_split(global(), machine_first[static_cast<std::size_t>(rank_)], rank_, machine.out()),
+              "MPI_Comm_split");
+    count_machine_cores(machine.get());
+    if (emulated_node_size > 0) {
+      mpi_check(MPI_Comm_split(machine.get(), first_of[static_cast<std::size_t>(rank_)], rank_, node_.out()),
+                "MPI_Comm_split");
+    } else {
+      node_ = std::move(machine);
+    }
+  }
   int my_rank_in_node = 0;
   mpi_check(MPI_Comm_rank(node(), &my_rank_in_node), "MPI_Comm_rank");
-  int first = rank_;
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, node()), "MPI_Allreduce");
-  std::vector<int> first_of(size);
-  mpi_check(MPI_Allgather(&first, 1, MPI_INT, first_of.data(), 1, MPI_INT, global()), "MPI_Allgather");
 
   node_of_.assign(size, -1);
   node_rank_of_.assign(size, 0);

@@ -1,5 +1,6 @@
 // MPIX_Comm: duplication and the (real or emulated) node split.
 #include <algorithm>
+#include <vector>
 
 #include "capi/handles.hpp"
 #include "src/agree.hpp"
@@ -56,6 +57,23 @@ TEST_F(MpiTest, RealNodeHoldsEveryRankOfThisMachine) {
   EXPECT_EQ(comm.num_nodes(), 1);
   EXPECT_EQ(comm.node_size(), world_size());
   EXPECT_EQ(comm.node_rank(), world_rank());
+}
+
+// The library finds machines by a key of its own (host, boot, namespaces),
+// not by MPI_Comm_split_type: its real nodes must be MPI's shared-memory
+// groups, member for member.
+TEST_F(MpiTest, RealNodesAreMpisSharedMemoryGroups) {
+  const mpix::Comm comm(MPI_COMM_WORLD, nodes_of(0));
+  MPI_Comm shared = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank(), MPI_INFO_NULL, &shared);
+  int first = world_rank();
+  MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, shared);
+  std::vector<int> first_of(world_size());
+  MPI_Allgather(&first, 1, MPI_INT, first_of.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  for (int q = 0; q < world_size(); ++q)
+    EXPECT_EQ(comm.same_node(q), first_of[q] == first) << "rank " << q;
+  EXPECT_EQ(comm.node_size(), comm_size(shared));
+  MPI_Comm_free(&shared);
 }
 
 TEST_F(MpiTest, EmulatedNodeLargerThanTheMachineStaysOneNode) {
