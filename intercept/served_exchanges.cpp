@@ -126,14 +126,15 @@ const int* ServedExchanges::UniformBlocks::describe(int new_count, int peers) {
 int ServedExchanges::call_uniform(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   int recvcount, MPI_Datatype recvtype) {
   // MPI_Alltoall's blocks are one size on every rank (MPI requires the type
-  // signatures to match), so a block below the serving threshold is below
-  // it everywhere: every rank passes the call through without agreeing,
-  // and no agreement's traffic disturbs MPI's own calls (MPICH's eager
-  // path slows for some twenty calls after any other collective). A
-  // program whose ranks disagree on the size is erroneous; MPI's call
-  // reports it where it can.
+  // signatures to match), so once an agreement has found the threshold
+  // alike on every rank, a block below it is below it everywhere: every
+  // rank passes the call through without agreeing, and no agreement's
+  // traffic disturbs MPI's own calls (MPICH's eager path slows for some
+  // twenty calls after any other collective). A program whose ranks
+  // disagree on the size is erroneous; MPI's call reports it where it can.
   int type_bytes = 0;
-  if (recvtype != MPI_DATATYPE_NULL && recvcount >= 0 && PMPI_Type_size(recvtype, &type_bytes) == MPI_SUCCESS &&
+  if (settings_agreed_ && recvtype != MPI_DATATYPE_NULL && recvcount >= 0 &&
+      PMPI_Type_size(recvtype, &type_bytes) == MPI_SUCCESS &&
       static_cast<long long>(recvcount) * type_bytes < settings_.min_bytes) {
     ++counters_.calls;
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm_);
@@ -210,6 +211,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     disabled_ = true;
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
+  settings_agreed_ = true;
   for (std::size_t slot = 0; slot < entries_.size(); ++slot)
     if (a[slots + slot] == 0)
       return serve(entries_[slot], sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);

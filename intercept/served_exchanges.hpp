@@ -120,6 +120,7 @@ class ServedExchanges {
   // happen at agreed calls, so slot i is the same exchange on every rank.
   std::vector<Entry> entries_;
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
+  bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike
   long skip_until_ = 0;         // agreed: calls before this one pass without agreement
   long skip_length_ = 8;
   std::vector<std::uint64_t> recent_;  // this rank's last patterns' hashes (ring)

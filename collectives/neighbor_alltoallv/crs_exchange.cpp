@@ -13,6 +13,8 @@ namespace {
 
 std::atomic<std::uint64_t> reused{0};
 
+unsigned char nowhere;  // an empty receive buffer's address
+
 // A pointer MPI may read no element through: an empty array's.
 template <class T>
 const T* array(const std::vector<T>& v) {
@@ -62,7 +64,6 @@ SparseReceived CrsExchange::exchange(const Comm& comm, int send_nnz, const int d
     out.counts = kept_->recvcounts;
     out.displs = kept_->rdispls;
     out.data.resize(kept_->recv_bytes);
-    static unsigned char nowhere;  // an empty receive buffer's address
     kept_->request->start_with(sendvals, out.data.empty() ? &nowhere : out.data.data());
     kept_->request->wait();
     reused.fetch_add(1, std::memory_order_relaxed);
@@ -91,7 +92,6 @@ void CrsExchange::keep(const Comm& comm, Pattern pattern, SparseReceived& found,
   kept->graph_comm = std::make_shared<const Comm>(kept->graph.get(), comm.config());
   Info moves;
   moves.set(info_key_buffers_move, "true");
-  static unsigned char nowhere;
   void* recvbuf = found.data.empty() ? &nowhere : found.data.data();  // bound only until the first start
   kept->request = init_request(neighbor_alltoallv_family,
                                {sendvals, array(p.sendcounts), array(p.sdispls), p.sendtype, recvbuf,
