@@ -299,7 +299,10 @@ void ServedExchanges::back_off_unless_serving() {
 // Collective: every rank calls it at the same call (the decision is agreed).
 void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   const ExchangePattern& pattern = scratch_;
+  // The first admission sets the communicator up (the library's
+  // communicator, the agreement's channel): counted apart from the request.
   const double begin = MPI_Wtime();
+  const bool first = xcomm_ == nullptr;
   if (xcomm_ == nullptr) {
     // On a duplicate that returns errors (the library's own duplicate
     // inherits that): a failure here must not reach the user's handler,
@@ -324,7 +327,6 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
     free_entry(*oldest);
     entries_.erase(oldest);
   }
-  const double admission_begin = MPI_Wtime();
   MPIX_Info* info = nullptr;
   MPIX_Info_init(&info);
   // auto: a tournament among the algorithms whose data path does not
@@ -335,11 +337,8 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   // Every served call pays an agreement, which MPI's own call, once it
   // wins, no longer does: the tournament credits its latency to it.
   // The agreement's path is chosen here, at an agreed call, by timing.
-  // The first choice builds the agreement's channel: part of the set-up.
-  const double choice_begin = MPI_Wtime();
   const long long agreement_ns = agreement_.choose(xcomm_, settings_.agreement);
-  if (counters_.patterns == 0) counters_.setup_seconds += MPI_Wtime() - choice_begin;
-  const double request_begin = counters_.patterns == 0 ? MPI_Wtime() : admission_begin;
+  const double request_begin = MPI_Wtime();
   MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_ns).c_str());
   MPIX_Info_set(info, "mpix_buffers_move", "true");
   Entry entry;
@@ -368,8 +367,8 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   }
   MPIX_Info_free(&info);
   const double end = MPI_Wtime();
-  counters_.admission_seconds += end - request_begin;
-  counters_.setup_seconds += admission_begin - begin;
+  if (first) counters_.setup_seconds += request_begin - begin;
+  counters_.admission_seconds += end - (first ? request_begin : begin);
   if (rc != MPI_SUCCESS) {  // agreed: the same on every rank
     disabled_ = true;
     return;

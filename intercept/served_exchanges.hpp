@@ -64,8 +64,9 @@ class ServedExchanges {
     long agreement_misses = 0;  // some rank had the pattern, another not
     double agreement_seconds = 0;
     // One-time costs, this rank's clock: the communicator's set-up (the
-    // library's communicator, the agreement's path) at the first admission,
-    // and the admissions themselves (each pattern's request).
+    // library's communicator, the agreement's channel and path) at the first
+    // admission, and the admissions (each pattern's request; after the
+    // first, the agreement's re-timing too).
     double setup_seconds = 0;
     double admission_seconds = 0;
   };

@@ -157,18 +157,28 @@ TEST_F(AlltoallvCrs, ARepeatedPatternIsServedWithoutDiscoveryAndAChangeOnOneRank
   MPIX_Info_free(&info);
 }
 
+// What MPIX_Alltoallv_crs hands back, NULL until it does.
+struct CrsOutputs {
+  int recv_nnz = 0;
+  int *src = nullptr, *recvcounts = nullptr, *rdispls = nullptr;
+  void* recvvals = nullptr;
+};
+
+// One block of one double (1.0) to rank to; the call's return code.
+int send_one_double(int to, MPIX_Comm* comm, MPIX_Info* info, CrsOutputs& out) {
+  const int count = 1, displ = 0;
+  const double one = 1.0;
+  return MPIX_Alltoallv_crs(1, &to, &count, &displ, MPI_DOUBLE, &one, &out.recv_nnz, &out.src, &out.recvcounts,
+                            &out.rdispls, MPI_DOUBLE, &out.recvvals, comm, info);
+}
+
 TEST_F(AlltoallvCrs, ReuseAskedOnSomeRanksOnlyFailsOnEveryRank) {
   const int p = world_size(), me = world_rank();
   MPIX_Info* info = nullptr;
   ASSERT_EQ(MPIX_Info_init(&info), MPI_SUCCESS);
   ASSERT_EQ(MPIX_Info_set(info, "mpix_crs_reuse", me == 0 ? "true" : "false"), MPI_SUCCESS);
-  const int to = (me + 1) % p, count = 1, displ = 0;
-  const double one = 1.0;
-  int recv_nnz = 0;
-  int *src = nullptr, *recvcounts = nullptr, *rdispls = nullptr;
-  void* recvvals = nullptr;
-  const int rc = MPIX_Alltoallv_crs(1, &to, &count, &displ, MPI_DOUBLE, &one, &recv_nnz, &src, &recvcounts,
-                                    &rdispls, MPI_DOUBLE, &recvvals, comm_, info);
+  CrsOutputs out;
+  const int rc = send_one_double((me + 1) % p, comm_, info, out);
   EXPECT_EQ(error_class(rc), MPI_ERR_INFO_VALUE) << error_message(rc);
   EXPECT_NE(error_message(rc).find("mpix_crs_reuse"), std::string::npos) << error_message(rc);
   MPIX_Info_free(&info);
@@ -208,19 +218,13 @@ TEST_F(AlltoallvCrs, ReceiveTypeOfAnotherExtent) {
 
 TEST_F(AlltoallvCrs, ADestinationOutOfRangeOnOneRankFailsOnEveryRank) {
   const int p = world_size(), me = world_rank();
-  const int to = me == p - 1 ? p : 0;
-  const int count = 1, displ = 0;
-  const double one = 1.0;
-  int recv_nnz = 0;
-  int *src = nullptr, *recvcounts = nullptr, *rdispls = nullptr;
-  void* recvvals = nullptr;
-  const int rc = MPIX_Alltoallv_crs(1, &to, &count, &displ, MPI_DOUBLE, &one, &recv_nnz, &src, &recvcounts,
-                                    &rdispls, MPI_DOUBLE, &recvvals, comm_, nullptr);
+  CrsOutputs out;
+  const int rc = send_one_double(me == p - 1 ? p : 0, comm_, nullptr, out);
   EXPECT_EQ(error_class(rc), MPI_ERR_RANK) << error_message(rc);
   EXPECT_NE(error_message(rc).find("dest[0] = " + std::to_string(p)), std::string::npos) << error_message(rc);
   EXPECT_NE(error_message(rc).find("rank " + std::to_string(p - 1)), std::string::npos) << error_message(rc);
-  EXPECT_EQ(src, nullptr);
-  EXPECT_EQ(recvvals, nullptr);
+  EXPECT_EQ(out.src, nullptr);
+  EXPECT_EQ(out.recvvals, nullptr);
 }
 
 }  // namespace
