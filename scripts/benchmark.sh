@@ -2,7 +2,11 @@
 # One driver for every benchmark: scripts/benchmark.sh <name> [arguments].
 # Installs dependencies, builds (scripts/prepare_benchmark.sh), runs
 # benchmarks/<name>.py on 2 ranks (RANKS=), 3 launches (LAUNCHES=), and
-# writes results/<name>/. Names:
+# writes a report: results/<name>/<date>-<host>/ holds the CSVs and plots,
+# the benchmark's output, the copy floor measured right after it in the same
+# session (bench_copy_floor; FLOOR=0 skips it) and report.md, which names
+# the command, the git revision, the MPI and the machine
+# (benchmarks/write_report.py). Names:
 #   alltoallv  Benchmark 1, the README's main job: uniform Alltoallv, 8 B ..
 #              2 MiB per peer, every registered algorithm and the memcpy
 #              bound, in three loops (application, exchange only, exchange +
@@ -37,7 +41,7 @@
 #              through shared memory (no library code) beside MPI_Alltoallv
 #              and auto, interleaved; one table per launch. Arguments go to
 #              bench_copy_floor, e.g. --sizes 4096,32768.
-# MPI=openmpi builds and runs against Open MPI (default: MPICH); results
+# MPI=openmpi builds and runs against Open MPI (default: MPICH); reports
 # then go to results/<name>-openmpi/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,16 +54,22 @@ esac
 { read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
 results=$root/results/$name
 [ "${MPI:-mpich}" = mpich ] || results=$results-$MPI
+results=$results/$(date -u +%Y-%m-%d)-$(hostname -s)
+mkdir -p "$results"
+command="$0 $name${*:+ $*}"
 common=(--mpiexec "$mpiexec" --outdir "$results")
+read -ra launcher <<< "$mpiexec"
+
+run_benchmark() {
 case "$name" in
   alltoallv)
-    exec /usr/bin/python3 "$root/benchmarks/alltoallv.py" --bench "$build/benchmarks/bench_alltoallv" \
+    /usr/bin/python3 "$root/benchmarks/alltoallv.py" --bench "$build/benchmarks/bench_alltoallv" \
       "${common[@]}" --ranks "${RANKS:-2}" --launches "${LAUNCHES:-3}" \
       $([ "${OFFNODE:-1}" = 1 ] && echo --offnode) -- "$@" ;;
   spmv_halo)
     selection=(--set "${SET:-medium}" --matrix-dir "${MATRIX_DIR:-$root/../shared/matrices}")
     [ $# -gt 0 ] && selection=("$@")
-    exec /usr/bin/python3 "$root/benchmarks/spmv_halo.py" --bench "$build/benchmarks/bench_spmv_halo" \
+    /usr/bin/python3 "$root/benchmarks/spmv_halo.py" --bench "$build/benchmarks/bench_spmv_halo" \
       "${common[@]}" --ranks "${RANKS:-2}" --launches "${LAUNCHES:-3}" \
       --memory "${MEMORY:-heap}" --loop "${LOOP:-application}" "${selection[@]}" ;;
   dropin | fftw_dropin)
@@ -73,23 +83,29 @@ case "$name" in
       program=(--bench "$build/benchmarks/bench_fftw_dropin" --loops estimate,measure
                --sizes 1048576,2097152,4194304,8388608 --size-per-launch)
     fi
-    exec /usr/bin/python3 "$root/benchmarks/dropin.py" "${program[@]}" \
+    /usr/bin/python3 "$root/benchmarks/dropin.py" "${program[@]}" \
       --intercept "$build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
       --launches "${LAUNCHES:-3}" ;;
   rma)
-    exec /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
+    /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
       --repeats "${REPEATS:-11}" ;;
   neighbor | copy_floor)
-    mkdir -p "$results"
-    read -ra launcher <<< "$mpiexec"
     for launch in $(seq "${LAUNCHES:-3}"); do
       "${launcher[@]}" -n "${RANKS:-2}" "$build/benchmarks/bench_$name" "$@" | tee "$results/launch_$launch.txt"
     done ;;
   neighbor_scaling)
-    mkdir -p "$results"
-    read -ra launcher <<< "$mpiexec"
     IFS=, read -ra counts <<< "${RANKS:-4,8,16,32}"
     for n in "${counts[@]}"; do
       "${launcher[@]}" -n "$n" "$build/benchmarks/bench_neighbor_scaling" "$@" | tee "$results/ranks_$n.txt"
     done ;;
 esac
+}
+
+run_benchmark "$@" 2>&1 | tee "$results/output.txt"
+# The floor of an on-node exchange in this phase of the machine, measured
+# right after the benchmark, so that its ratios can be read against it.
+if [ "${FLOOR:-1}" = 1 ] && [ "$name" != copy_floor ]; then
+  "${launcher[@]}" -n 2 "$build/benchmarks/bench_copy_floor" --repeats 5 > "$results/copy_floor.txt"
+fi
+/usr/bin/python3 "$root/benchmarks/write_report.py" --dir "$results" --name "$name" --command "$command" \
+  --mpix-info "$build/mpix_info" --source "$root"

@@ -2,7 +2,8 @@
 # Installs the Debian packages mpix-rma needs; does nothing when all are there.
 set -euo pipefail
 packages=(build-essential cmake pkg-config gfortran mpich libmpich-dev openmpi-bin libopenmpi-dev libhwloc-dev libgtest-dev
-          libsuitesparse-dev libfftw3-dev libfftw3-mpi-dev nlohmann-json3-dev libcli11-dev python3 python3-matplotlib)
+          libsuitesparse-dev libfftw3-dev libfftw3-mpi-dev nlohmann-json3-dev libcli11-dev python3 python3-matplotlib
+          doxygen man-db)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

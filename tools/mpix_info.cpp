@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,42 @@ void print_algorithms() {
   }
 }
 
+// Markdown keeps a table cell whole only without '|' and line breaks.
+std::string table_cell(std::string text) {
+  for (char& c : text) {
+    if (c == '|') c = '/';
+    if (c == '\n') c = ' ';
+  }
+  return text;
+}
+
+// The reference tables of docs/: every variable of the typed configuration
+// table, or every family's registered algorithms. Generated here, checked
+// against docs/ by a test, so the documentation cannot drift from the code.
+void print_markdown(const std::string& table) {
+  if (table == "variables") {
+    std::printf("| variable | default | accepted | ranks | meaning |\n|---|---|---|---|---|\n");
+    for (const mpix::VariableSpec& spec : mpix::variable_table()) {
+      const std::string default_value = *spec.default_value ? std::string("`") + spec.default_value + "`" : "(empty)";
+      std::printf("| `%s` | %s | %s | %s | %s |\n", spec.name, table_cell(default_value).c_str(),
+                  table_cell(spec.accepted).c_str(), spec.scope == mpix::Scope::per_rank ? "per rank" : "alike",
+                  table_cell(spec.description).c_str());
+    }
+    return;
+  }
+  for (const ListedFamily& family : listed_families) {
+    if (table != std::string("algorithms:") + family.folder) continue;
+    std::printf("| name | capabilities | what it does |\n|---|---|---|\n");
+    for_each_algorithm(family, [](const char* name, const char* description, const std::string& capabilities) {
+      std::printf("| `%s` | %s | %s |\n", name, capabilities.empty() ? "(none)" : capabilities.c_str(),
+                  table_cell(description).c_str());
+    });
+    return;
+  }
+  std::fprintf(stderr, "mpix_info: --markdown takes variables or algorithms:<family>, not '%s'\n", table.c_str());
+  std::exit(2);
+}
+
 // The selector's parameters: where they come from (MPIX_TUNING_FILE or the
 // built-in measurements), or why they cannot be used.
 void print_tuning(const mpix::Config& config) {
@@ -151,7 +188,15 @@ int main(int argc, char** argv) {
       "mpix_info");
   app.add_flag("--version", version_only, "the library's version and the MPI it was built with");
   app.add_flag("--parsable", parsable, "the same facts as key=value lines, for scripts");
-  mpix_timing::parse_or_exit(app, argc, argv);  // before MPI_Init: --help and --version need no MPI
+  std::string markdown;
+  app.add_option("--markdown", markdown,
+                 "a reference table of docs/ as Markdown: variables, or algorithms:<family> "
+                 "(alltoallv, alltoall, neighbor_alltoallv)");
+  mpix_timing::parse_or_exit(app, argc, argv);  // before MPI_Init: --help, --version and --markdown need no MPI
+  if (!markdown.empty()) {
+    print_markdown(markdown);
+    return 0;
+  }
   if (version_only) {
     char version[MPIX_MAX_LIBRARY_VERSION_STRING];
     int len = 0;

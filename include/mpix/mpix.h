@@ -1,13 +1,22 @@
-/*
- * mpix-rma public C API.
+/**
+ * \file mpix.h
+ * \brief mpix-rma's public C API: persistent all-to-all exchanges, their
+ * algorithms, and the RMA layer under them.
  *
- * Persistent MPI_Alltoallv: build the operation once with
- * MPIX_Alltoallv_init, then MPIX_Start / MPIX_Wait it every iteration.
- * Every function returns an MPI error code (MPI_SUCCESS on success) and, on
- * failure, invokes the error handler of the communicator involved, exactly
- * like MPI does: with MPI_ERRORS_ARE_FATAL the message is printed and the job
- * aborts; with MPI_ERRORS_RETURN the code is returned and MPIX_Error_string
- * gives the detailed message (argument, value, rank).
+ * Build an exchange once (MPIX_Alltoallv_init, MPIX_Alltoall_init,
+ * MPIX_Neighbor_alltoallv_init), then MPIX_Start / MPIX_Wait it every
+ * iteration. Every function returns an MPI error code (MPI_SUCCESS on
+ * success) and, on failure, invokes the error handler of the communicator
+ * involved, exactly as MPI does: with MPI_ERRORS_ARE_FATAL the message is
+ * printed and the job aborts; with MPI_ERRORS_RETURN the code is returned and
+ * MPIX_Error_string gives the detailed message (argument, value, rank).
+ *
+ * A collective function is called by every rank of the communicator, in the
+ * same order; an argument error on any rank is returned on every rank. A
+ * local function involves no other process. Under MPI_THREAD_MULTIPLE,
+ * different threads may use different communicators, requests and windows at
+ * the same time; one request, or collective calls on one communicator, must
+ * not be used from two threads at once, as in MPI.
  */
 #ifndef MPIX_MPIX_H
 #define MPIX_MPIX_H
@@ -20,312 +29,1203 @@
 extern "C" {
 #endif
 
+/** A communicator of the library: a private duplicate of an MPI
+ * communicator, split into nodes (MPIX_Comm_init). */
 typedef struct MPIX_Comm MPIX_Comm;
+/** Hints, as MPI_Info (MPIX_Info_init). */
 typedef struct MPIX_Info MPIX_Info;
+/** A persistent exchange or a nonblocking RMA operation (MPIX_Start,
+ * MPIX_Wait, MPIX_Request_free). */
 typedef struct MPIX_Request MPIX_Request;
+/** An RMA window of the library (MPIX_Win_create). */
 typedef struct MPIX_Win MPIX_Win;
 
+/** Longest algorithm name MPIX_Request_get_algorithm returns, with its NUL. */
 #define MPIX_MAX_OBJECT_NAME 64
+/** Longest message MPIX_Error_string returns, with its NUL. */
 #define MPIX_MAX_ERROR_STRING 1024
+/** Longest line MPIX_Get_library_version returns, with its NUL. */
 #define MPIX_MAX_LIBRARY_VERSION_STRING 256
 
-/* The version of the library running (which may be newer than the
- * MPIX_RMA_VERSION_* this program was compiled with), and a line naming it
- * and the MPI it was built with. Local; callable before MPI_Init. */
-int MPIX_Get_version(int *major, int *minor, int *patch);
-int MPIX_Get_library_version(char version[MPIX_MAX_LIBRARY_VERSION_STRING], int *resultlen);
+/** \defgroup version Version
+ * Which library a program runs with.
+ * @{ */
 
-/* Library error classes, registered with MPI_Add_error_class on first use:
- * run-time values, as every class added that way is (so not usable as a
- * `case` label). Test a code with
- *   int cls; MPI_Error_class(code, &cls); if (cls == MPIX_ERR_CONFIG) ... */
+/**
+ * \brief The version of the library running.
+ *
+ * It may be newer than the MPIX_RMA_VERSION_* this program was compiled with.
+ * \param[out] major major version
+ * \param[out] minor minor version
+ * \param[out] patch patch level
+ * \return MPI_SUCCESS; MPI_ERR_ARG if a pointer is NULL.
+ * \local_before_init
+ * \threadsafe_always
+ */
+int MPIX_Get_version(int *major, int *minor, int *patch);
+
+/**
+ * \brief A line naming the library's version and the MPI it was built with.
+ *
+ * As MPI_Get_library_version: `built with MPICH 4.0.2`, say.
+ * \param[out] version at least MPIX_MAX_LIBRARY_VERSION_STRING characters
+ * \param[out] resultlen the length written, without the NUL
+ * \return MPI_SUCCESS; MPI_ERR_ARG if a pointer is NULL.
+ * \local_before_init
+ * \threadsafe_always
+ */
+int MPIX_Get_library_version(char version[MPIX_MAX_LIBRARY_VERSION_STRING], int *resultlen);
+/** @} */
+
+/** \defgroup errors Errors
+ * The library's error classes and messages.
+ * @{ */
+
+/** The library's own error classes, by kind (MPIX_Error_class_of). */
 enum MPIX_Error_kind {
-    MPIX_ERRKIND_CONFIG = 0,    /* invalid MPIX_* environment variable */
-    MPIX_ERRKIND_ALGORITHM = 1, /* unknown or unsupported algorithm, MPIX_FALLBACK=error */
-    MPIX_ERRKIND_COUNT_ = 2
+    MPIX_ERRKIND_CONFIG = 0,    /**< invalid MPIX_* environment variable */
+    MPIX_ERRKIND_ALGORITHM = 1, /**< unknown or unsupported algorithm, MPIX_FALLBACK=error */
+    MPIX_ERRKIND_COUNT_ = 2     /**< the number of kinds */
 };
+
+/**
+ * \brief The MPI error class of one of the library's error kinds.
+ *
+ * Registered with MPI_Add_error_class on first use: a run-time value, as
+ * every class added that way is (so not usable as a `case` label). Test a
+ * code with `MPI_Error_class(code, &cls); if (cls == MPIX_ERR_CONFIG) ...`.
+ * \param[in] kind an MPIX_Error_kind below MPIX_ERRKIND_COUNT_
+ * \return the class; MPI_ERR_OTHER for a kind out of range.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Error_class_of(int kind);
+/** Error class: an invalid MPIX_* environment variable or tuning file. */
 #define MPIX_ERR_CONFIG (MPIX_Error_class_of(MPIX_ERRKIND_CONFIG))
+/** Error class: an unknown, unsupported or mismatched algorithm. */
 #define MPIX_ERR_ALGORITHM (MPIX_Error_class_of(MPIX_ERRKIND_ALGORITHM))
 
-/* The detailed message of the last error this thread got from the library if
- * errorcode is that error, MPI_Error_string's text otherwise. */
+/**
+ * \brief The detailed message of an error code.
+ *
+ * The message of the last error this thread got from the library, if
+ * errorcode is that error (it names the function, the argument, its value
+ * and the rank); MPI_Error_string's text otherwise.
+ * \param[in] errorcode a code a function returned
+ * \param[out] string at least MPIX_MAX_ERROR_STRING characters
+ * \param[out] resultlen the length written, without the NUL
+ * \return MPI_SUCCESS; MPI_ERR_ARG if a pointer is NULL.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Error_string(int errorcode, char *string, int *resultlen);
+/** @} */
 
-/* Communicator: duplicates comm (private tag space) and splits it into nodes.
- * Collective over comm. MPIX_NODE_SIZE=k emulates nodes of k consecutive
- * ranks inside each real node. */
+/** \defgroup comm Communicators
+ * The library's communicator: a private duplicate split into nodes.
+ * @{ */
+
+/**
+ * \brief Makes the library's communicator over an MPI communicator.
+ *
+ * Duplicates comm (a private tag space) and splits it into nodes, and agrees
+ * on every MPIX_* variable that ranks must share: ranks launched with
+ * different values get MPIX_ERR_CONFIG on every rank, naming the variable.
+ * MPIX_NODE_SIZE=k emulates nodes of k consecutive ranks inside each real
+ * node. Errors are raised on comm's error handler, so keep comm valid while
+ * the MPIX_Comm lives.
+ * \param[out] xcomm the new communicator; free it with MPIX_Comm_free
+ * \param[in] comm an intracommunicator
+ * \return MPI_SUCCESS; MPI_ERR_ARG, MPI_ERR_COMM, MPIX_ERR_CONFIG.
+ * \collective{comm}
+ * \threadsafe
+ */
 int MPIX_Comm_init(MPIX_Comm **xcomm, MPI_Comm comm);
+
+/**
+ * \brief Frees the library's communicator and everything it holds.
+ *
+ * Pooled windows and node-channel segments go with it. Requests made on it
+ * must be freed first.
+ * \param[in,out] xcomm the communicator; set to NULL
+ * \return MPI_SUCCESS; MPI_ERR_COMM for a freed or foreign handle.
+ * \collective{xcomm}
+ * \threadsafe
+ */
 int MPIX_Comm_free(MPIX_Comm **xcomm);
-/* The library's private duplicate of the user's communicator. */
+
+/**
+ * \brief The library's private duplicate of the user's communicator.
+ * \param[in] xcomm the communicator
+ * \param[out] comm the duplicate; owned by xcomm, do not free it
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Comm_get_comm(const MPIX_Comm *xcomm, MPI_Comm *comm);
-/* This rank's node id, rank inside the node, size of its node, node count. */
+
+/**
+ * \brief This rank's place in the node layout.
+ * \param[in] xcomm the communicator
+ * \param[out] node this rank's node id, 0 .. num_nodes - 1
+ * \param[out] node_rank this rank's rank inside its node
+ * \param[out] node_size the number of ranks on its node
+ * \param[out] num_nodes the number of nodes
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *node_size,
                        int *num_nodes);
+/** @} */
 
-/* Hints. Keys: "mpix_alltoallv_algorithm" (registry name, overrides
- * MPIX_ALLTOALLV_ALGORITHM), "mpix_expected_iterations" and
- * "mpix_auto_settle" (for auto: N, and the iterations its tournament may take),
- * "mpix_auto_mpi_credit_ns" (for auto: nanoseconds per call that running
- * MPI's own call saves beyond its measured period, as the drop-in's
- * per-call agreement; credited to it in the tournament),
- * "mpix_buffers_move" ("true": see MPIX_Start_with_buffers). Unknown keys
- * are ignored, as MPI does. */
+/** \defgroup info Hints
+ * Info objects for the library's calls. Keys: "mpix_alltoallv_algorithm",
+ * "mpix_alltoall_algorithm", "mpix_neighbor_alltoallv_algorithm" (a registry
+ * name, overriding the family's MPIX_*_ALGORITHM), "mpix_expected_iterations"
+ * and "mpix_auto_settle" (for auto: N, and the iterations its tournament may
+ * take), "mpix_auto_mpi_credit_ns" (for auto: nanoseconds per call that
+ * running MPI's own call saves beyond its measured period), "mpix_buffers_move"
+ * ("true": see MPIX_Start_with_buffers), "mpix_crs_reuse" (see
+ * MPIX_Alltoallv_crs), and for windows "mpi_win_scope" and "mpi_win_order"
+ * (see \ref windows). Unknown keys are ignored, as MPI does.
+ * @{ */
+
+/**
+ * \brief Makes an empty info object.
+ * \param[out] info the new object; free it with MPIX_Info_free
+ * \return MPI_SUCCESS; MPI_ERR_ARG if info is NULL.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Info_init(MPIX_Info **info);
-int MPIX_Info_set(MPIX_Info *info, const char *key, const char *value);
-int MPIX_Info_free(MPIX_Info **info);
-/* MPI_Info_get's contract: *flag says whether key is set; value gets at most
- * valuelen characters plus the terminating NUL. */
-int MPIX_Info_get(const MPIX_Info *info, const char *key, int valuelen, char *value, int *flag);
 
-/* Persistent Alltoallv. Same arguments as MPI_Alltoallv_init; the count and
- * displacement arrays are copied, the buffers must stay valid until the
- * request is freed. sendbuf may be MPI_IN_PLACE. info may be NULL.
- * Collective; an argument error on any rank is reported on every rank. */
+/**
+ * \brief Sets a key, replacing its value.
+ * \param[in] info the object
+ * \param[in] key a key of at most MPI_MAX_INFO_KEY characters
+ * \param[in] value its value, at most MPI_MAX_INFO_VAL characters
+ * \return MPI_SUCCESS; MPI_ERR_INFO for a bad handle, MPI_ERR_INFO_KEY,
+ *         MPI_ERR_INFO_VALUE.
+ * \local_after_init
+ * \threadsafe
+ */
+int MPIX_Info_set(MPIX_Info *info, const char *key, const char *value);
+
+/**
+ * \brief Frees an info object.
+ * \param[in,out] info the object; set to NULL
+ * \return MPI_SUCCESS; MPI_ERR_INFO for a freed or foreign handle.
+ * \local_after_init
+ * \threadsafe
+ */
+int MPIX_Info_free(MPIX_Info **info);
+
+/**
+ * \brief Reads a key, with MPI_Info_get's contract.
+ * \param[in] info the object
+ * \param[in] key the key
+ * \param[in] valuelen the most characters value takes, without the NUL
+ * \param[out] value the value, NUL-terminated, if set
+ * \param[out] flag 1 if key is set, 0 if not
+ * \return MPI_SUCCESS; MPI_ERR_INFO, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
+int MPIX_Info_get(const MPIX_Info *info, const char *key, int valuelen, char *value, int *flag);
+/** @} */
+
+/** \defgroup collectives Persistent exchanges
+ * Build an exchange once, then MPIX_Start / MPIX_Wait it every iteration.
+ * The count and displacement arrays are copied at init; the buffers must
+ * stay valid until the request is freed, and are the library's between
+ * MPIX_Start and the completing MPIX_Wait or MPIX_Test. Each family's
+ * algorithm is chosen by its info key, then its MPIX_*_ALGORITHM variable,
+ * by default "auto" (a cost model and a tournament over the application's
+ * own iterations).
+ * @{ */
+
+/**
+ * \brief Persistent MPI_Alltoallv: the same arguments as MPI_Alltoallv_init.
+ *
+ * Block r of sendbuf (sendcounts[r] elements of sendtype at sdispls[r]
+ * extents) goes to rank r; block r of recvbuf comes from it. sendbuf may be
+ * MPI_IN_PLACE on every rank (then the blocks are taken from recvbuf). The
+ * arguments are checked on every rank and agreed: a negative count, a NULL
+ * buffer with data, an uncommitted or freed datatype, a source sending more
+ * or less than its target expects, MPI_IN_PLACE on some ranks only, ranks
+ * asking for different algorithms, all return the same error on every rank
+ * before any algorithm hands anything to MPI, and leave the communicator
+ * usable. Info keys: "mpix_alltoallv_algorithm", "mpix_expected_iterations",
+ * "mpix_auto_settle", "mpix_auto_mpi_credit_ns", "mpix_buffers_move".
+ * \param[in] sendbuf the send buffer, or MPI_IN_PLACE
+ * \param[in] sendcounts elements sent to each rank (comm size entries)
+ * \param[in] sdispls where each send block starts, in extents of sendtype
+ * \param[in] sendtype the send datatype
+ * \param[out] recvbuf the receive buffer
+ * \param[in] recvcounts elements received from each rank
+ * \param[in] rdispls where each receive block starts, in extents of recvtype
+ * \param[in] recvtype the receive datatype
+ * \param[in] xcomm the communicator
+ * \param[in] info hints, or NULL
+ * \param[out] request the new inactive request; free it with MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_ARG, MPI_ERR_COUNT,
+ *         MPI_ERR_BUFFER, MPI_ERR_TYPE, MPI_ERR_TRUNCATE, MPIX_ERR_ALGORITHM,
+ *         MPIX_ERR_CONFIG, or what MPI returned while setting it up.
+ * \collective{xcomm}
+ * \threadsafe
+ */
 int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                         const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
                         MPIX_Info *info, MPIX_Request **request);
 
-/* Persistent Alltoall, shaped like MPI-4's MPI_Alltoall_init: every block
- * sendcount elements of sendtype to each rank, recvcount of recvtype from
- * each, block r at offset r * count * extent. sendbuf may be MPI_IN_PLACE
- * (then sendcount and sendtype are ignored and the blocks are taken from
- * recvbuf, as MPI defines it). The buffers must stay valid until the
- * request is freed. info may be NULL. Collective; an argument error on any
- * rank, or a block size that differs between ranks, is reported on every
- * rank; the check is one MPI_Allreduce, never O(P) data. Info keys:
- * "mpix_alltoall_algorithm", a registry name (MPIX_Alltoall_algorithm),
+/**
+ * \brief Persistent MPI_Alltoall, shaped like MPI-4's MPI_Alltoall_init.
+ *
+ * Every block is sendcount elements of sendtype to each rank and recvcount
+ * of recvtype from each, block r at offset r * count * extent. sendbuf may
+ * be MPI_IN_PLACE (then sendcount and sendtype are ignored and the blocks are
+ * taken from recvbuf, as MPI defines it). An argument error on any rank, or
+ * a block size that differs between ranks, is reported on every rank; the
+ * check is one MPI_Allreduce, never O(P) data. Info keys:
+ * "mpix_alltoall_algorithm" (MPIX_Alltoall_algorithm lists the names),
  * overriding MPIX_ALLTOALL_ALGORITHM, default "auto"; the others as for
- * MPIX_Alltoallv_init. */
+ * MPIX_Alltoallv_init.
+ * \param[in] sendbuf the send buffer, or MPI_IN_PLACE
+ * \param[in] sendcount elements sent to each rank
+ * \param[in] sendtype the send datatype
+ * \param[out] recvbuf the receive buffer
+ * \param[in] recvcount elements received from each rank
+ * \param[in] recvtype the receive datatype
+ * \param[in] xcomm the communicator
+ * \param[in] info hints, or NULL
+ * \param[out] request the new inactive request; free it with MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_ARG, MPI_ERR_COUNT,
+ *         MPI_ERR_BUFFER, MPI_ERR_TYPE, MPI_ERR_TRUNCATE, MPIX_ERR_ALGORITHM,
+ *         MPIX_ERR_CONFIG, or what MPI returned while setting it up.
+ * \collective{xcomm}
+ * \threadsafe
+ */
 int MPIX_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
                        MPIX_Request **request);
 
-/* Persistent neighbourhood Alltoallv, shaped like MPI-4's
- * MPI_Neighbor_alltoallv_init. xcomm must come from MPIX_Comm_init on a
- * distributed-graph communicator (MPI_Dist_graph_create[_adjacent],
- * MPIX_Dist_graph_create_sparse); any other is MPI_ERR_TOPOLOGY on every
- * rank. Counts and displacements are per edge, in the order
- * MPI_Dist_graph_neighbors returns them: sources for the receive side,
- * destinations for the send side. Duplicate edges and self-loops are legal.
- * MPI_IN_PLACE is not (MPI does not allow it here). The arrays are copied;
- * the buffers must stay valid until the request is freed. Arguments, memory
- * and set-up are O(degree), never O(P). Collective; an argument error on any
- * rank, or counts that do not match across an edge, is reported on every
- * rank. Info keys: "mpix_neighbor_alltoallv_algorithm", a registry name
- * (MPIX_Neighbor_alltoallv_algorithm), overriding
+/**
+ * \brief Persistent neighbourhood Alltoallv, shaped like MPI-4's
+ * MPI_Neighbor_alltoallv_init.
+ *
+ * xcomm must come from MPIX_Comm_init on a distributed-graph communicator
+ * (MPI_Dist_graph_create[_adjacent], MPIX_Dist_graph_create_sparse); any
+ * other is MPI_ERR_TOPOLOGY on every rank. Counts and displacements are per
+ * edge, in the order MPI_Dist_graph_neighbors returns them: sources for the
+ * receive side, destinations for the send side. Duplicate edges and
+ * self-loops are legal. MPI_IN_PLACE is not (MPI does not allow it here).
+ * Arguments, memory and set-up are O(degree), never O(P). An argument error
+ * on any rank, or counts that do not match across an edge, is reported on
+ * every rank. Info keys: "mpix_neighbor_alltoallv_algorithm" (listed by
+ * MPIX_Neighbor_alltoallv_algorithm), overriding
  * MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM, default "auto"; "mpix_auto_settle" and
- * "mpix_buffers_move", as for MPIX_Alltoallv_init. */
+ * "mpix_buffers_move", as for MPIX_Alltoallv_init.
+ * \param[in] sendbuf the send buffer
+ * \param[in] sendcounts elements sent along each out-edge
+ * \param[in] sdispls where each send block starts, in extents of sendtype
+ * \param[in] sendtype the send datatype
+ * \param[out] recvbuf the receive buffer
+ * \param[in] recvcounts elements received along each in-edge
+ * \param[in] rdispls where each receive block starts, in extents of recvtype
+ * \param[in] recvtype the receive datatype
+ * \param[in] xcomm the communicator, over a distributed graph
+ * \param[in] info hints, or NULL
+ * \param[out] request the new inactive request; free it with MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_TOPOLOGY, MPI_ERR_COMM, MPI_ERR_INFO,
+ *         MPI_ERR_ARG, MPI_ERR_COUNT, MPI_ERR_BUFFER, MPI_ERR_TYPE,
+ *         MPI_ERR_TRUNCATE, MPIX_ERR_ALGORITHM, MPIX_ERR_CONFIG.
+ * \collective{xcomm}
+ * \threadsafe
+ */
 int MPIX_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                  const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
                                  MPIX_Info *info, MPIX_Request **request);
 
-/* Sparse pattern discovery: each rank names only the ranks of comm it sends
- * to and how many elements (outdegree edges; a destination may repeat, and
- * may be the rank itself); the library finds who sends to each rank with no
- * O(P) collective (NBX: synchronous sends and a nonblocking barrier) and
- * returns the distributed-graph communicator of that exchange, as
- * MPI_Dist_graph_create_adjacent(comm, ..., info, reorder, graph_comm) would
- * with every edge weighted by its count. MPI_Dist_graph_neighbors on it
- * gives the sources in ascending rank order with what each sends as its
- * weight (the receive counts), and the destinations with sendcounts: all
- * that MPIX_Neighbor_alltoallv_init needs. Collective over comm; a bad
- * argument on any rank fails on every rank. Free graph_comm with
- * MPI_Comm_free. */
+/**
+ * \brief Sparse pattern discovery: who sends to this rank, and how much.
+ *
+ * Each rank names only the ranks of comm it sends to and how many elements
+ * (a destination may repeat, and may be the rank itself); the library finds
+ * who sends to each rank with no O(P) collective (NBX: synchronous sends and
+ * a nonblocking barrier) and returns the distributed-graph communicator of
+ * that exchange, as MPI_Dist_graph_create_adjacent(comm, ..., info, reorder,
+ * graph_comm) would with every edge weighted by its count.
+ * MPI_Dist_graph_neighbors on it gives the sources in ascending rank order
+ * with what each sends as its weight (the receive counts), and the
+ * destinations with sendcounts: all that MPIX_Neighbor_alltoallv_init needs.
+ * \param[in] comm an intracommunicator
+ * \param[in] outdegree the number of destinations
+ * \param[in] destinations ranks of comm this rank sends to
+ * \param[in] sendcounts elements sent to each destination
+ * \param[in] info passed to MPI_Dist_graph_create_adjacent
+ * \param[in] reorder passed to MPI_Dist_graph_create_adjacent
+ * \param[out] graph_comm the new communicator; free it with MPI_Comm_free
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_ARG, MPI_ERR_RANK, MPI_ERR_COUNT.
+ * \collective{comm}
+ * \threadsafe
+ */
 int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destinations[],
                                   const int sendcounts[], MPI_Info info, int reorder,
                                   MPI_Comm *graph_comm);
 
-/* The sparse exchange with data, shaped like MPI Advance's
- * MPIL_Alltoallv_crs: each rank names only its send_nnz blocks (block i:
- * sendcounts[i] elements of sendtype at sendvals + sdispls[i] * extent, to
- * rank dest[i] of xcomm's communicator; a destination may repeat and may be
- * the rank itself) and gets every block sent to it: *recv_nnz blocks, block
- * j from rank (*src)[j], (*recvcounts)[j] elements of recvtype at
- * (*recvvals) + (*rdispls)[j] * extent, sources ascending, a source's
- * blocks in its order. One call, no O(P) collective (NBX: the data in
- * synchronous sends, then a nonblocking barrier). The four output arrays
- * are allocated by the library (never NULL) and freed with MPIX_Free.
- * Collective; a bad argument on any rank fails on every rank before any
- * data moves. info may be NULL, or set "mpix_crs_reuse" to "true" on every
- * rank (else MPI_ERR_INFO_VALUE on every rank): the pattern repeats. The
- * communicator then keeps what the call discovered, and a later call with
- * the key whose destinations, counts, displacements and types are the same
- * on every rank runs as a persistent neighbourhood exchange over it (no
- * discovery; sendvals may be another buffer); a pattern that changed on
- * any rank is discovered again. What is kept is freed with xcomm. */
+/**
+ * \brief The sparse exchange with data, shaped like MPI Advance's
+ * MPIL_Alltoallv_crs.
+ *
+ * Each rank names only its send_nnz blocks (block i: sendcounts[i] elements
+ * of sendtype at sendvals + sdispls[i] * extent, to rank dest[i] of xcomm's
+ * communicator; a destination may repeat and may be the rank itself) and gets
+ * every block sent to it: *recv_nnz blocks, block j from rank (*src)[j],
+ * (*recvcounts)[j] elements of recvtype at (*recvvals) + (*rdispls)[j] *
+ * extent, sources ascending, a source's blocks in its order. One call, no
+ * O(P) collective (NBX: the data in synchronous sends, then a nonblocking
+ * barrier). A bad argument on any rank fails on every rank before any data
+ * moves.
+ *
+ * Info key "mpix_crs_reuse" = "true", set on every rank (else
+ * MPI_ERR_INFO_VALUE on every rank): the pattern repeats. The communicator
+ * then keeps what the call discovered, and a later call with the key whose
+ * destinations, counts, displacements and types are the same on every rank
+ * runs as a persistent neighbourhood exchange over it (no discovery;
+ * sendvals may be another buffer); a pattern that changed on any rank is
+ * discovered again. What is kept is freed with xcomm.
+ * \param[in] send_nnz the number of blocks this rank sends
+ * \param[in] dest the destination of each block
+ * \param[in] sendcounts elements in each block
+ * \param[in] sdispls where each block starts, in extents of sendtype
+ * \param[in] sendtype the send datatype
+ * \param[in] sendvals the send buffer
+ * \param[out] recv_nnz the number of blocks received
+ * \param[out] src the source of each block (allocated; MPIX_Free)
+ * \param[out] recvcounts elements in each block (allocated; MPIX_Free)
+ * \param[out] rdispls where each block starts in *recvvals, in extents of
+ *             recvtype (allocated; MPIX_Free)
+ * \param[in] recvtype the receive datatype
+ * \param[out] recvvals the received blocks (allocated, never NULL; MPIX_Free)
+ * \param[in] xcomm the communicator
+ * \param[in] info hints, or NULL
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_INFO_VALUE,
+ *         MPI_ERR_ARG, MPI_ERR_RANK, MPI_ERR_COUNT, MPI_ERR_BUFFER,
+ *         MPI_ERR_TYPE.
+ * \collective{xcomm}
+ * \threadsafe
+ */
 int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], const int sdispls[],
                        MPI_Datatype sendtype, const void *sendvals, int *recv_nnz, int **src,
                        int **recvcounts, int **rdispls, MPI_Datatype recvtype, void **recvvals,
                        MPIX_Comm *xcomm, MPIX_Info *info);
-/* Frees what the library allocated for the caller (MPIX_Alltoallv_crs's
- * outputs). NULL is allowed. Local. */
+
+/**
+ * \brief Frees what the library allocated for the caller (MPIX_Alltoallv_crs's
+ * outputs).
+ * \param[in] memory what the library returned, or NULL
+ * \return MPI_SUCCESS.
+ * \local_before_init
+ * \threadsafe_always
+ */
 int MPIX_Free(void *memory);
 
-/* The MPI Advance entry points of the paper (persistent-alltoallv-rma,
- * Algorithms 1 and 3): MPIX_Alltoallv_init with the algorithm fixed to
- * "fence" or "lock" (an info key naming another algorithm is overridden). */
+/**
+ * \brief MPI Advance's entry point for the paper's Algorithm 1:
+ * MPIX_Alltoallv_init with the algorithm fixed to "fence".
+ *
+ * An info key naming another algorithm is overridden.
+ * \param[in] sendbuf as MPIX_Alltoallv_init
+ * \param[in] sendcounts as MPIX_Alltoallv_init
+ * \param[in] sdispls as MPIX_Alltoallv_init
+ * \param[in] sendtype as MPIX_Alltoallv_init
+ * \param[out] recvbuf as MPIX_Alltoallv_init
+ * \param[in] recvcounts as MPIX_Alltoallv_init
+ * \param[in] rdispls as MPIX_Alltoallv_init
+ * \param[in] recvtype as MPIX_Alltoallv_init
+ * \param[in] xcomm as MPIX_Alltoallv_init
+ * \param[in] info as MPIX_Alltoallv_init
+ * \param[out] request as MPIX_Alltoallv_init
+ * \return as MPIX_Alltoallv_init.
+ * \collective{xcomm}
+ * \threadsafe
+ */
 int alltoallv_rma_winfence_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                 const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
                                 MPIX_Info *info, MPIX_Request **request);
+
+/**
+ * \brief MPI Advance's entry point for the paper's Algorithm 3:
+ * MPIX_Alltoallv_init with the algorithm fixed to "lock".
+ *
+ * An info key naming another algorithm is overridden.
+ * \param[in] sendbuf as MPIX_Alltoallv_init
+ * \param[in] sendcounts as MPIX_Alltoallv_init
+ * \param[in] sdispls as MPIX_Alltoallv_init
+ * \param[in] sendtype as MPIX_Alltoallv_init
+ * \param[out] recvbuf as MPIX_Alltoallv_init
+ * \param[in] recvcounts as MPIX_Alltoallv_init
+ * \param[in] rdispls as MPIX_Alltoallv_init
+ * \param[in] recvtype as MPIX_Alltoallv_init
+ * \param[in] xcomm as MPIX_Alltoallv_init
+ * \param[in] info as MPIX_Alltoallv_init
+ * \param[out] request as MPIX_Alltoallv_init
+ * \return as MPIX_Alltoallv_init.
+ * \collective{xcomm}
+ * \threadsafe
+ */
 int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                             const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
                             MPIX_Info *info, MPIX_Request **request);
+/** @} */
 
-/* The registered Alltoallv algorithms (the names MPIX_ALLTOALLV_ALGORITHM
- * and the info key "mpix_alltoallv_algorithm" take), in mpix_info's order,
- * and what each is and needs, as MPIX_ALGORITHM_* bits. name and
- * description point to static strings. index outside [0, count):
- * MPI_ERR_ARG. Local; callable before MPI_Init. */
-#define MPIX_ALGORITHM_MPI_BASELINE 0x1     /* the MPI's own call, which auto always measures */
-#define MPIX_ALGORITHM_MPI_PERSISTENT 0x2   /* MPI's persistent collective: binds the buffers */
-#define MPIX_ALGORITHM_SELECTS 0x4          /* chooses another algorithm and runs it (auto) */
-#define MPIX_ALGORITHM_CONTIGUOUS_TYPES 0x8 /* moves raw bytes: needs contiguous datatypes */
-#define MPIX_ALGORITHM_WINDOW 0x10          /* puts every block into a window over recvbuf */
-#define MPIX_ALGORITHM_WINDOW_OFF_NODE 0x20 /* puts off-node blocks into a window over recvbuf */
-#define MPIX_ALGORITHM_NODE_CHANNEL 0x40    /* on-node blocks through the node channel */
+/** \defgroup listing Algorithms
+ * The registered algorithms of each family, in mpix_info's order, and what
+ * each is and needs, as MPIX_ALGORITHM_* bits.
+ * @{ */
+
+/** The MPI's own call, which auto always measures. */
+#define MPIX_ALGORITHM_MPI_BASELINE 0x1
+/** MPI's persistent collective: binds the buffers. */
+#define MPIX_ALGORITHM_MPI_PERSISTENT 0x2
+/** Chooses another algorithm and runs it (auto). */
+#define MPIX_ALGORITHM_SELECTS 0x4
+/** Moves raw bytes: needs contiguous datatypes. */
+#define MPIX_ALGORITHM_CONTIGUOUS_TYPES 0x8
+/** Puts every block into a window over recvbuf. */
+#define MPIX_ALGORITHM_WINDOW 0x10
+/** Puts off-node blocks into a window over recvbuf. */
+#define MPIX_ALGORITHM_WINDOW_OFF_NODE 0x20
+/** On-node blocks through the node channel. */
+#define MPIX_ALGORITHM_NODE_CHANNEL 0x40
+
+/**
+ * \brief How many Alltoallv algorithms are registered.
+ * \param[out] count the number of names MPIX_ALLTOALLV_ALGORITHM and
+ *             "mpix_alltoallv_algorithm" take
+ * \return MPI_SUCCESS; MPI_ERR_ARG if count is NULL.
+ * \local_before_init
+ * \threadsafe_always
+ */
 int MPIX_Alltoallv_algorithm_count(int *count);
+
+/**
+ * \brief One registered Alltoallv algorithm: its name, what it is, what it
+ * needs.
+ * \param[in] index 0 .. MPIX_Alltoallv_algorithm_count - 1
+ * \param[out] name its registry name (a static string)
+ * \param[out] description one line (a static string)
+ * \param[out] capabilities MPIX_ALGORITHM_* bits
+ * \return MPI_SUCCESS; MPI_ERR_ARG for an index out of range or a NULL pointer.
+ * \local_before_init
+ * \threadsafe_always
+ */
 int MPIX_Alltoallv_algorithm(int index, const char **name, const char **description, int *capabilities);
-/* The registered neighbourhood Alltoallv algorithms, likewise (the names
- * MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM and "mpix_neighbor_alltoallv_algorithm"
- * take), with the same MPIX_ALGORITHM_* bits. */
+
+/**
+ * \brief How many neighbourhood Alltoallv algorithms are registered.
+ * \param[out] count the number of names MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM
+ *             and "mpix_neighbor_alltoallv_algorithm" take
+ * \return MPI_SUCCESS; MPI_ERR_ARG if count is NULL.
+ * \local_before_init
+ * \threadsafe_always
+ */
 int MPIX_Neighbor_alltoallv_algorithm_count(int *count);
+
+/**
+ * \brief One registered neighbourhood Alltoallv algorithm.
+ * \param[in] index 0 .. MPIX_Neighbor_alltoallv_algorithm_count - 1
+ * \param[out] name its registry name (a static string)
+ * \param[out] description one line (a static string)
+ * \param[out] capabilities MPIX_ALGORITHM_* bits
+ * \return MPI_SUCCESS; MPI_ERR_ARG for an index out of range or a NULL pointer.
+ * \local_before_init
+ * \threadsafe_always
+ */
 int MPIX_Neighbor_alltoallv_algorithm(int index, const char **name, const char **description,
                                       int *capabilities);
-/* The registered Alltoall algorithms, likewise (MPIX_ALLTOALL_ALGORITHM,
- * "mpix_alltoall_algorithm"). */
-int MPIX_Alltoall_algorithm_count(int *count);
-int MPIX_Alltoall_algorithm(int index, const char **name, const char **description, int *capabilities);
 
-/* Persistent request life cycle, with MPI's state rules: starting an active
- * request or freeing an active request is an error (MPI_ERR_REQUEST); waiting
+/**
+ * \brief How many Alltoall algorithms are registered.
+ * \param[out] count the number of names MPIX_ALLTOALL_ALGORITHM and
+ *             "mpix_alltoall_algorithm" take
+ * \return MPI_SUCCESS; MPI_ERR_ARG if count is NULL.
+ * \local_before_init
+ * \threadsafe_always
+ */
+int MPIX_Alltoall_algorithm_count(int *count);
+
+/**
+ * \brief One registered Alltoall algorithm.
+ * \param[in] index 0 .. MPIX_Alltoall_algorithm_count - 1
+ * \param[out] name its registry name (a static string)
+ * \param[out] description one line (a static string)
+ * \param[out] capabilities MPIX_ALGORITHM_* bits
+ * \return MPI_SUCCESS; MPI_ERR_ARG for an index out of range or a NULL pointer.
+ * \local_before_init
+ * \threadsafe_always
+ */
+int MPIX_Alltoall_algorithm(int index, const char **name, const char **description, int *capabilities);
+/** @} */
+
+/** \defgroup requests Requests
+ * The life cycle of a persistent request, with MPI's state rules: starting
+ * an active request or freeing an active request is MPI_ERR_REQUEST; waiting
  * on or testing an inactive request returns at once. A NULL request is
- * inactive. status may be MPI_STATUS_IGNORE. */
+ * inactive.
+ * @{ */
+
+/**
+ * \brief Starts a persistent request.
+ * \param[in] request an inactive request
+ * \return MPI_SUCCESS; MPI_ERR_REQUEST for an active, freed or foreign request.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Start(MPIX_Request *request);
+
+/**
+ * \brief Starts several persistent requests, in order.
+ *
+ * Every request, duplicates included, is checked before any starts.
+ * \param[in] count the number of requests
+ * \param[in] requests the requests
+ * \return MPI_SUCCESS; MPI_ERR_COUNT, MPI_ERR_REQUEST.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Startall(int count, MPIX_Request *requests[]);
-/* MPIX_Start on other buffers, laid out as those given at init (same counts,
- * displacements and types; sendbuf MPI_IN_PLACE if and only if it was), for
- * buffers that rotate or are reallocated. Only for a request made with the
- * info key "mpix_buffers_move" = "true" (else MPI_ERR_REQUEST), which limits
- * it to algorithms whose data path does not depend on the buffers' addresses
- * (no window over recvbuf, not MPI's persistent call; auto chooses among
- * them). Local. */
+
+/**
+ * \brief MPIX_Start on other buffers, laid out as those given at init.
+ *
+ * Same counts, displacements and types; sendbuf MPI_IN_PLACE if and only if
+ * it was: for buffers that rotate or are reallocated. Only for a request
+ * made with the info key "mpix_buffers_move" = "true" (else
+ * MPI_ERR_REQUEST), which limits it to algorithms whose data path does not
+ * depend on the buffers' addresses (no window over recvbuf, not MPI's
+ * persistent call; auto chooses among them).
+ * \param[in] request an inactive request made with "mpix_buffers_move"
+ * \param[in] sendbuf this iteration's send buffer, or MPI_IN_PLACE
+ * \param[out] recvbuf this iteration's receive buffer
+ * \return MPI_SUCCESS; MPI_ERR_REQUEST, MPI_ERR_BUFFER.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Start_with_buffers(MPIX_Request *request, const void *sendbuf, void *recvbuf);
+
+/**
+ * \brief Whether a request has completed, advancing it.
+ *
+ * Polling with MPIX_Test brings the exchange to completion.
+ * \param[in] request the request, or NULL
+ * \param[out] flag 1 once it completed (it is then inactive), else 0
+ * \param[out] status its status, or MPI_STATUS_IGNORE
+ * \return MPI_SUCCESS; MPI_ERR_REQUEST, MPI_ERR_ARG, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Test(MPIX_Request *request, int *flag, MPI_Status *status);
+
+/**
+ * \brief Waits until a request completes.
+ *
+ * The receive buffer then holds the data and the send buffer may be reused.
+ * \param[in] request the request, or NULL
+ * \param[out] status its status, or MPI_STATUS_IGNORE
+ * \return MPI_SUCCESS; MPI_ERR_REQUEST, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Wait(MPIX_Request *request, MPI_Status *status);
+
+/**
+ * \brief Waits until every request completes.
+ * \param[in] count the number of requests
+ * \param[in] requests the requests (NULL entries are inactive)
+ * \param[out] statuses count statuses, or MPI_STATUSES_IGNORE
+ * \return MPI_SUCCESS; MPI_ERR_COUNT, MPI_ERR_REQUEST, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status statuses[]);
-/* Freeing a request of an RMA algorithm is collective over its communicator
- * (its window goes back to the communicator's pool, or is freed): free it on
- * every rank, in the same order. */
+
+/**
+ * \brief Frees an inactive request.
+ *
+ * Freeing a request of an RMA algorithm, or one whose window or node channel
+ * returns to its communicator's pool, is collective over its communicator:
+ * free it on every rank, in the same order. A nonblocking RMA request is
+ * freed locally.
+ * \param[in,out] request the request; set to NULL
+ * \return MPI_SUCCESS; MPI_ERR_REQUEST for an active, freed or foreign request.
+ * \collective{the request's communicator (an exchange)}
+ * \threadsafe
+ */
 int MPIX_Request_free(MPIX_Request **request);
-/* Registry name of the algorithm that runs this request. */
+
+/**
+ * \brief The registry name of the algorithm that runs this request now.
+ *
+ * For auto: its current choice, or a tournament's trial.
+ * \param[in] request the request
+ * \param[out] name at least MPIX_MAX_OBJECT_NAME characters
+ * \param[out] resultlen the length written, without the NUL
+ * \return MPI_SUCCESS; MPI_ERR_REQUEST, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Request_get_algorithm(const MPIX_Request *request, char name[MPIX_MAX_OBJECT_NAME],
                                int *resultlen);
-/* flag = 1 once the request runs its chosen algorithm: at once for a forced
- * one; for auto once its tournament is over (0 again while a drifting
- * period re-runs it). The same on every rank at the same Start. Local. */
-int MPIX_Request_is_settled(const MPIX_Request *request, int *flag);
 
-/*
- * RMA windows. Same semantics as MPI's, over an MPIX_Comm, with two paths:
- * targets on the caller's node are written directly (shared memory for
- * MPIX_Win_allocate memory, Linux CMA single copies for user memory; see
- * MPIX_NODE_PATH), others through MPI RMA. Every operation and
- * synchronization call checks the epoch: misuse is MPI_ERR_RMA_SYNC.
+/**
+ * \brief Whether the request runs its chosen algorithm.
  *
- * Info keys (MPIX_Info, at creation or MPIX_Win_dup_with_info):
- *   mpi_win_scope = process | thread   thread: a flush waits only for the
- *                                      calling thread's operations
- *   mpi_win_order = false | true       true: operations from one origin to one
- *                                      target complete in issue order (in a
- *                                      program below MPI_THREAD_MULTIPLE, puts
- *                                      into a node peer's memory by CMA may
- *                                      wait, in order, for the next call that
- *                                      is not such a put: a flush, say)
+ * At once for a forced algorithm; for auto once its tournament is over (0
+ * again while a drifting period re-runs it). The same on every rank at the
+ * same Start.
+ * \param[in] request the request
+ * \param[out] flag 1 if settled, else 0
+ * \return MPI_SUCCESS; MPI_ERR_REQUEST, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
+int MPIX_Request_is_settled(const MPIX_Request *request, int *flag);
+/** @} */
+
+/** \defgroup windows RMA windows
+ * Same semantics as MPI's, over an MPIX_Comm, with two paths: targets on the
+ * caller's node are written directly (shared memory for MPIX_Win_allocate
+ * memory, Linux CMA single copies for user memory; see MPIX_NODE_PATH),
+ * others through MPI RMA. Every operation and synchronization call checks
+ * the epoch: misuse is MPI_ERR_RMA_SYNC.
+ *
+ * Info keys (at creation or MPIX_Win_dup_with_info):
+ * - "mpi_win_scope" = "process" | "thread": with "thread", a flush waits only
+ *   for the calling thread's operations;
+ * - "mpi_win_order" = "false" | "true": with "true", operations from one
+ *   origin to one target complete in issue order (in a program below
+ *   MPI_THREAD_MULTIPLE, puts into a node peer's memory by CMA may wait, in
+ *   order, for the next call that is not such a put: a flush, say).
+ *
  * MPIX_Win_get_info returns the effective values (and "mpix_paths").
+ * @{ */
+
+/**
+ * \brief A window over memory the caller owns, as MPI_Win_create.
+ * \param[in] base the window's memory (any address)
+ * \param[in] size its size in bytes
+ * \param[in] disp_unit the displacement unit in bytes
+ * \param[in] info hints, or NULL
+ * \param[in] xcomm the communicator
+ * \param[out] win the new window; free it with MPIX_Win_free
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_SIZE,
+ *         MPI_ERR_DISP, MPI_ERR_ARG, or what MPI returned.
+ * \collective{xcomm}
+ * \threadsafe
  */
 int MPIX_Win_create(void *base, MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *xcomm,
                     MPIX_Win **win);
+
+/**
+ * \brief A window over new memory node peers reach by load/store, as
+ * MPI_Win_allocate.
+ * \param[in] size its size in bytes
+ * \param[in] disp_unit the displacement unit in bytes
+ * \param[in] info hints, or NULL
+ * \param[in] xcomm the communicator
+ * \param[out] baseptr the address of a pointer that receives the memory
+ * \param[out] win the new window; free it with MPIX_Win_free
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_SIZE,
+ *         MPI_ERR_DISP, MPI_ERR_ARG, MPI_ERR_NO_MEM, or what MPI returned.
+ * \collective{xcomm}
+ * \threadsafe
+ */
 int MPIX_Win_allocate(MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *xcomm, void *baseptr,
                       MPIX_Win **win);
-int MPIX_Win_create_dynamic(MPIX_Info *info, MPIX_Comm *xcomm, MPIX_Win **win);
-int MPIX_Win_attach(MPIX_Win *win, void *base, MPI_Aint size);
-int MPIX_Win_detach(MPIX_Win *win, const void *base);
-/* Collective for a window from create/allocate/create_dynamic (free its
- * duplicates and memory-handle windows first); local for those. */
-int MPIX_Win_free(MPIX_Win **win);
-/* A new MPIX_Info the caller frees. */
-int MPIX_Win_get_info(const MPIX_Win *win, MPIX_Info **info_used);
-/* Local: a second handle to the same window and memory with other info;
- * synchronization through either applies to both. */
-int MPIX_Win_dup_with_info(MPIX_Win *parentwin, MPIX_Info *info, MPIX_Win **newwin);
 
+/**
+ * \brief A window without memory, as MPI_Win_create_dynamic: attach memory
+ * with MPIX_Win_attach.
+ * \param[in] info hints, or NULL
+ * \param[in] xcomm the communicator
+ * \param[out] win the new window; free it with MPIX_Win_free
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_ARG.
+ * \collective{xcomm}
+ * \threadsafe
+ */
+int MPIX_Win_create_dynamic(MPIX_Info *info, MPIX_Comm *xcomm, MPIX_Win **win);
+
+/**
+ * \brief Attaches memory to a dynamic window, as MPI_Win_attach.
+ * \param[in] win a dynamic window
+ * \param[in] base the memory
+ * \param[in] size its size in bytes
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_SIZE, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
+int MPIX_Win_attach(MPIX_Win *win, void *base, MPI_Aint size);
+
+/**
+ * \brief Detaches memory from a dynamic window, as MPI_Win_detach.
+ * \param[in] win a dynamic window
+ * \param[in] base what MPIX_Win_attach was given
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
+int MPIX_Win_detach(MPIX_Win *win, const void *base);
+
+/**
+ * \brief Frees a window.
+ *
+ * Collective for a window from create, allocate or create_dynamic (free its
+ * duplicates and memory-handle windows first); local for those.
+ * \param[in,out] win the window; set to NULL
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC inside an epoch.
+ * \collective{the window's communicator (created windows)}
+ * \threadsafe
+ */
+int MPIX_Win_free(MPIX_Win **win);
+
+/**
+ * \brief The window's effective hints.
+ * \param[in] win the window
+ * \param[out] info_used a new MPIX_Info the caller frees
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
+int MPIX_Win_get_info(const MPIX_Win *win, MPIX_Info **info_used);
+
+/**
+ * \brief A second handle to the same window and memory with other hints.
+ *
+ * Synchronization through either applies to both.
+ * \param[in] parentwin the window
+ * \param[in] info the new handle's hints, or NULL
+ * \param[out] newwin the new handle; free it with MPIX_Win_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_INFO, MPI_ERR_ARG.
+ * \local_after_init
+ * \threadsafe
+ */
+int MPIX_Win_dup_with_info(MPIX_Win *parentwin, MPIX_Info *info, MPIX_Win **newwin);
+/** @} */
+
+/** \defgroup rma RMA operations
+ * One-sided operations on an MPIX_Win, as MPI's, inside an epoch.
+ * @{ */
+/**
+ * \brief Puts origin data into the target window, as MPI_Put.
+ *
+ * \param[in] origin_addr the data
+ * \param[in] origin_count elements at the origin
+ * \param[in] origin_datatype the origin datatype
+ * \param[in] target_rank the target's rank in the window's communicator
+ * \param[in] target_disp the target offset, in its displacement units
+ * \param[in] target_count elements at the target
+ * \param[in] target_datatype the target datatype
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC outside an epoch, MPI_ERR_RANK,
+ *         MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_DISP, MPI_ERR_ARG.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win);
+
+/**
+ * \brief Gets target data into the origin buffer, as MPI_Get.
+ *
+ * \param[out] origin_addr where the data lands
+ * \param[in] origin_count elements at the origin
+ * \param[in] origin_datatype the origin datatype
+ * \param[in] target_rank the target's rank in the window's communicator
+ * \param[in] target_disp the target offset, in its displacement units
+ * \param[in] target_count elements at the target
+ * \param[in] target_datatype the target datatype
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC outside an epoch, MPI_ERR_RANK,
+ *         MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_DISP, MPI_ERR_ARG.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win);
+
+/**
+ * \brief Combines origin data into the target window, as MPI_Accumulate.
+ *
+ * \param[in] origin_addr the data
+ * \param[in] origin_count elements at the origin
+ * \param[in] origin_datatype the origin datatype
+ * \param[in] target_rank the target's rank in the window's communicator
+ * \param[in] target_disp the target offset, in its displacement units
+ * \param[in] target_count elements at the target
+ * \param[in] target_datatype the target datatype
+ * \param[in] op a predefined reduction, or MPI_REPLACE
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC outside an epoch, MPI_ERR_RANK,
+ *         MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_DISP, MPI_ERR_ARG, MPI_ERR_OP.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
                     MPIX_Win *win);
-/* Request completes on local completion (Rput) or remote completion (Rrput). */
+
+/**
+ * \brief MPIX_Put with a request that completes on local completion (the origin buffer may be reused).
+ *
+ * \param[in] origin_addr the data
+ * \param[in] origin_count elements at the origin
+ * \param[in] origin_datatype the origin datatype
+ * \param[in] target_rank the target's rank in the window's communicator
+ * \param[in] target_disp the target offset, in its displacement units
+ * \param[in] target_count elements at the target
+ * \param[in] target_datatype the target datatype
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC outside an epoch, MPI_ERR_RANK,
+ *         MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_DISP, MPI_ERR_ARG.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win,
               MPIX_Request **request);
+
+/**
+ * \brief MPIX_Put with a request that completes on remote completion (the data is at the target).
+ *
+ * \param[in] origin_addr the data
+ * \param[in] origin_count elements at the origin
+ * \param[in] origin_datatype the origin datatype
+ * \param[in] target_rank the target's rank in the window's communicator
+ * \param[in] target_disp the target offset, in its displacement units
+ * \param[in] target_count elements at the target
+ * \param[in] target_datatype the target datatype
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC outside an epoch, MPI_ERR_RANK,
+ *         MPI_ERR_COUNT, MPI_ERR_TYPE, MPI_ERR_DISP, MPI_ERR_ARG.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Rrput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win,
                MPIX_Request **request);
+/** @} */
 
+/** \defgroup sync RMA synchronization
+ * Epochs on an MPIX_Win, as MPI's: misuse (an operation outside an epoch,
+ * an unlock without a lock) is MPI_ERR_RMA_SYNC.
+ * @{ */
+/**
+ * \brief Ends one active-target epoch and opens the next, as MPI_Win_fence.
+ * \param[in] assert MPI_MODE_* assertions, or 0
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \collective{the window's communicator}
+ * \threadsafe
+ */
 int MPIX_Win_fence(int assert, MPIX_Win *win);
+
+/**
+ * \brief Exposes the window to a group of origins, as MPI_Win_post.
+ * \param[in] group the origins
+ * \param[in] assert MPI_MODE_* assertions, or 0
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \collective{the group and its origins}
+ * \threadsafe
+ */
 int MPIX_Win_post(MPI_Group group, int assert, MPIX_Win *win);
+
+/**
+ * \brief Opens an access epoch to a group of targets, as MPI_Win_start.
+ * \param[in] group the targets
+ * \param[in] assert MPI_MODE_* assertions, or 0
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \collective{the group and its targets}
+ * \threadsafe
+ */
 int MPIX_Win_start(MPI_Group group, int assert, MPIX_Win *win);
+
+/**
+ * \brief Ends the access epoch MPIX_Win_start opened, as MPI_Win_complete.
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \collective{the group and its targets}
+ * \threadsafe
+ */
 int MPIX_Win_complete(MPIX_Win *win);
+
+/**
+ * \brief Ends the exposure epoch MPIX_Win_post opened, as MPI_Win_wait.
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \collective{the group and its origins}
+ * \threadsafe
+ */
 int MPIX_Win_wait(MPIX_Win *win);
+
+/**
+ * \brief Opens a passive-target epoch at one target, as MPI_Win_lock.
+ * \param[in] lock_type MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE
+ * \param[in] rank the target's rank
+ * \param[in] assert MPI_MODE_* assertions, or 0
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_lock(int lock_type, int rank, int assert, MPIX_Win *win);
+
+/**
+ * \brief Completes every operation to a target and ends its epoch, as MPI_Win_unlock.
+ * \param[in] rank the target's rank
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_unlock(int rank, MPIX_Win *win);
+
+/**
+ * \brief Opens a shared passive-target epoch at every target, as MPI_Win_lock_all.
+ * \param[in] assert MPI_MODE_* assertions, or 0
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_lock_all(int assert, MPIX_Win *win);
+
+/**
+ * \brief Completes every operation and ends the epoch MPIX_Win_lock_all opened.
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_unlock_all(MPIX_Win *win);
+
+/**
+ * \brief Completes this process's operations to one target at the target, as MPI_Win_flush (with mpi_win_scope=thread: the calling thread's).
+ * \param[in] rank the target's rank
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_flush(int rank, MPIX_Win *win);
+
+/**
+ * \brief MPIX_Win_flush to every target.
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_flush_all(MPIX_Win *win);
+
+/**
+ * \brief Completes the operations to one target at the origin: their buffers may be reused.
+ * \param[in] rank the target's rank
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_flush_local(int rank, MPIX_Win *win);
+
+/**
+ * \brief MPIX_Win_flush_local to every target.
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_flush_local_all(MPIX_Win *win);
+
+/**
+ * \brief Synchronizes the window's public and private copies, as MPI_Win_sync.
+ * \param[in] win the window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_sync(MPIX_Win *win);
 
-/*
- * Memory handles (quo-vadis §4.2). The owner registers memory with a dynamic
- * parent window and sends the handle (at most MPIX_MAX_MEMHANDLE_SIZE bytes)
- * to peers; a peer turns it into a window whose only target is the owner,
- * without any collective call. Such windows allow put, get, accumulate and
- * flushes; lock and unlock go through the parent. After the owner's
- * MPIX_Memhandle_release, operations through windows made from the handle
- * fail with MPI_ERR_WIN on the owner and on node peers (off-node peers are
- * not told). Memory from MPIX_Alloc_mem gives node peers load/store access;
- * other memory is reached with CMA or MPI RMA.
- */
+/** @} */
+
+/** \defgroup memhandles Memory handles
+ * The owner registers memory with a dynamic parent window and sends the
+ * handle (at most MPIX_MAX_MEMHANDLE_SIZE bytes) to peers; a peer turns it
+ * into a window whose only target is the owner, without any collective call.
+ * Such windows allow put, get, accumulate and flushes; lock and unlock go
+ * through the parent. After the owner's MPIX_Memhandle_release, operations
+ * through windows made from the handle fail with MPI_ERR_WIN on the owner and
+ * on node peers (off-node peers are not told). Memory from MPIX_Alloc_mem
+ * gives node peers load/store access; other memory is reached with CMA or MPI
+ * RMA. Every field of a handle is checked and the handle is sealed: a
+ * corrupted one is MPI_ERR_ARG naming the field.
+ * @{ */
+
+/** The most bytes a memory handle takes. */
 #define MPIX_MAX_MEMHANDLE_SIZE 128
+/**
+ * \brief Memory node peers can map, as MPI_Alloc_mem: large blocks sent from it are copied once, by their receiver.
+ * \param[in] size bytes
+ * \param[in] info hints, or NULL
+ * \param[out] baseptr the address of a pointer that receives the memory
+ * \return MPI_SUCCESS; MPI_ERR_SIZE, MPI_ERR_ARG, MPI_ERR_NO_MEM, or what MPI returned.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Alloc_mem(MPI_Aint size, MPIX_Info *info, void *baseptr);
+
+/**
+ * \brief Frees memory from MPIX_Alloc_mem.
+ * \param[in] base what MPIX_Alloc_mem returned
+ * \return MPI_SUCCESS; MPI_ERR_BASE, or what MPI returned.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Free_mem(void *base);
+
+/**
+ * \brief Registers memory with a dynamic window and writes its handle.
+ * \param[in] base the memory
+ * \param[in] size its size in bytes
+ * \param[in] info hints, or NULL (none are read yet)
+ * \param[in] parentwin a dynamic window
+ * \param[out] memhandle at least MPIX_MAX_MEMHANDLE_SIZE bytes
+ * \param[out] memhandle_size the bytes written
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_SIZE, MPI_ERR_ARG, or what MPI returned.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Memhandle_create(void *base, MPI_Aint size, MPIX_Info *info, MPIX_Win *parentwin, void *memhandle,
                           int *memhandle_size);
+
+/**
+ * \brief A window whose only target is the handle's owner.
+ * \param[in] memhandle a handle from the owner
+ * \param[in] size bytes the window covers, at most the handle's
+ * \param[in] disp_unit the displacement unit in bytes
+ * \param[in] info hints, or NULL
+ * \param[in] target the owner's rank in parentwin's communicator
+ * \param[in] parentwin the dynamic window the handle was made with
+ * \param[out] newwin the new window; free it with MPIX_Win_free (local)
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_ARG for a corrupted or foreign handle (naming the field), MPI_ERR_RANK, MPI_ERR_SIZE, or what MPI returned.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Win_from_memhandle(const void *memhandle, MPI_Aint size, int disp_unit, MPIX_Info *info, int target,
                             MPIX_Win *parentwin, MPIX_Win **newwin);
+
+/**
+ * \brief Withdraws a handle: windows made from it fail from now on.
+ * \param[in] memhandle a handle this process created
+ * \param[in] parentwin its dynamic window
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_ARG, or what MPI returned.
+ * \local_after_init
+ * \threadsafe
+ */
 int MPIX_Memhandle_release(void *memhandle, MPIX_Win *parentwin);
 
-/* Nonblocking synchronization: the request completes with MPIX_Test/Wait
- * and is then freed with MPIX_Request_free (it cannot be restarted).
- * ifence, icomplete and iwait return without waiting for any peer. The
- * passive-target calls complete before they return: on this MPI, passive
- * completion never waits for a peer's participation. */
+/** @} */
+
+/** \defgroup nonblocking Nonblocking synchronization
+ * The request completes with MPIX_Test or MPIX_Wait and is then freed with
+ * MPIX_Request_free (it cannot be restarted). ifence, icomplete and iwait
+ * return without waiting for any peer. The passive-target calls complete
+ * before they return: on this MPI, passive completion never waits for a
+ * peer's participation.
+ * @{ */
+/**
+ * \brief MPIX_Win_fence, completed by a request.
+ * \param[in] assert MPI_MODE_* assertions, or 0
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \collective{the window's communicator}
+ * \threadsafe
+ */
 int MPIX_Win_ifence(int assert, MPIX_Win *win, MPIX_Request **request);
+
+/**
+ * \brief MPIX_Win_complete, completed by a request.
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \collective{the group and its targets}
+ * \threadsafe
+ */
 int MPIX_Win_icomplete(MPIX_Win *win, MPIX_Request **request);
+
+/**
+ * \brief MPIX_Win_wait, completed by a request.
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \collective{the group and its origins}
+ * \threadsafe
+ */
 int MPIX_Win_iwait(MPIX_Win *win, MPIX_Request **request);
+
+/**
+ * \brief MPIX_Win_flush, completed by a request.
+ * \param[in] rank the target's rank
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_iflush(int rank, MPIX_Win *win, MPIX_Request **request);
+
+/**
+ * \brief MPIX_Win_flush_all, completed by a request.
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_iflush_all(MPIX_Win *win, MPIX_Request **request);
+
+/**
+ * \brief MPIX_Win_flush_local, completed by a request.
+ * \param[in] rank the target's rank
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_iflush_local(int rank, MPIX_Win *win, MPIX_Request **request);
+
+/**
+ * \brief MPIX_Win_unlock_all, completed by a request.
+ * \param[in] win the window
+ * \param[out] request the new request: MPIX_Wait or MPIX_Test, then MPIX_Request_free
+ * \return MPI_SUCCESS; MPI_ERR_WIN, MPI_ERR_RMA_SYNC, or what MPI returned.
+ * \local_op
+ * \threadsafe
+ */
 int MPIX_Win_iunlock_all(MPIX_Win *win, MPIX_Request **request);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
-/*
- * mpix-rma's C++17 interface: header-only, over the C API of <mpix/mpix.h>.
+/**
+ * \file mpix.hpp
+ * \brief mpix-rma's C++17 interface: header-only, over the C API of <mpix/mpix.h>.
  *
- *   mpix::Comm comm(MPI_COMM_WORLD);                  // collective, once
+ *   mpix::Comm comm(MPI_COMM_WORLD);  ///< collective, once
  *   std::vector<double> send(...), recv(...);
  *   mpix::Alltoallv exchange(send, sendcounts, sdispls, recv, recvcounts, rdispls, comm);
  *   for (...) { fill(send); exchange.start(); exchange.wait(); use(recv); }
@@ -46,16 +47,19 @@
 #include <vector>
 
 namespace mpix {
-// The interface's own namespace, so that its inline definitions never share a
-// mangled name with anything inside libmpixrma.
+/// The interface's own namespace, so that its inline definitions never share a
+/// mangled name with anything inside libmpixrma.
 inline namespace cxx_v1 {
 
+/// What every failed call throws: the MPI error code and the library's
+/// message (argument, value, rank).
 class Error : public std::runtime_error {
  public:
+  /// An error with its MPI code and the library's message.
   Error(int code, const std::string& message) : std::runtime_error(message), code_(code) {}
-  // The MPI error code the C call returned.
+  /// The MPI error code the C call returned.
   int code() const noexcept { return code_; }
-  // Its error class (MPI_ERR_COUNT, MPIX_ERR_CONFIG, ...).
+  /// Its error class (MPI_ERR_COUNT, MPIX_ERR_CONFIG, ...).
   int error_class() const noexcept {
     int cls = code_;
     if (MPI_Error_class(code_, &cls) != MPI_SUCCESS) cls = code_;
@@ -66,7 +70,7 @@ class Error : public std::runtime_error {
   int code_;
 };
 
-// Throws Error for a failed C call, with the library's message for it.
+/// Throws Error for a failed C call, with the library's message for it.
 inline void check(int code) {
   if (code == MPI_SUCCESS) return;
   char text[MPIX_MAX_ERROR_STRING];
@@ -76,7 +80,7 @@ inline void check(int code) {
                                : "MPI error code " + std::to_string(code));
 }
 
-// The MPI datatype of T, for the arithmetic and std::complex types.
+/// The MPI datatype of T, for the arithmetic and std::complex types.
 template <class T>
 MPI_Datatype datatype() {
   using U = std::remove_cv_t<T>;
@@ -104,7 +108,7 @@ MPI_Datatype datatype() {
 
 namespace detail {
 
-// One owned handle of the C API, freed by Free unless moved away.
+/// One owned handle of the C API, freed by Free unless moved away.
 template <class Handle, int (*Free)(Handle**)>
 class Owner {
  public:
@@ -124,15 +128,15 @@ class Owner {
 
   Handle* get() const noexcept { return h_; }
   explicit operator bool() const noexcept { return h_ != nullptr; }
-  // Frees now, reporting a failure.
+  /// Frees now, reporting a failure.
   void free() {
     if (h_ != nullptr) check(Free(&h_));
     h_ = nullptr;
   }
 
  private:
-  // A destructor cannot report: the C call has raised the error on the
-  // communicator's handler already, which is all MPI offers there.
+  /// A destructor cannot report: the C call has raised the error on the
+  /// communicator's handler already, which is all MPI offers there.
   void reset() noexcept {
     if (h_ != nullptr) (void)Free(&h_);
     h_ = nullptr;
@@ -145,18 +149,21 @@ using Element = std::remove_cv_t<T>;
 
 }  // namespace detail
 
-// Hints for Alltoallv and Win (keys as in mpix.h, e.g. "mpix_alltoallv_algorithm").
+/// Hints for Alltoallv and Win (keys as in mpix.h, e.g. "mpix_alltoallv_algorithm").
 class Info {
  public:
+  /// An empty info object (MPIX_Info_init). Local.
   Info() {
     MPIX_Info* h = nullptr;
     check(MPIX_Info_init(&h));
     owner_ = Owner(h);
   }
+  /// Sets a key (MPIX_Info_set); returns *this, for chaining.
   Info& set(const std::string& key, const std::string& value) {
     check(MPIX_Info_set(owner_.get(), key.c_str(), value.c_str()));
     return *this;
   }
+  /// The value of a key, or nothing if unset (MPIX_Info_get).
   std::optional<std::string> get(const std::string& key) const {
     std::vector<char> value(MPI_MAX_INFO_VAL + 1);
     int flag = 0;
@@ -164,7 +171,9 @@ class Info {
     if (!flag) return std::nullopt;
     return std::string(value.data());
   }
+  /// The C handle, for the C API; still owned by this object.
   MPIX_Info* handle() const noexcept { return owner_.get(); }
+  /// Frees it now (MPIX_Info_free), reporting errors.
   void free() { owner_.free(); }
 
  private:
@@ -174,46 +183,51 @@ class Info {
   Owner owner_;
 };
 
-// This rank's place in the node layout the library uses.
+/// This rank's place in the node layout the library uses.
 struct NodeLayout {
-  int node;       // which node this rank is on
-  int node_rank;  // its rank on the node
-  int node_size;  // ranks on its node
-  int num_nodes;  // nodes in the communicator
+  int node;  ///< which node this rank is on
+  int node_rank;  ///< its rank on the node
+  int node_size;  ///< ranks on its node
+  int num_nodes;  ///< nodes in the communicator
 };
 
-// A communicator prepared for mpix-rma: a private duplicate of comm, split
-// into nodes. Collective over comm.
+/// A communicator prepared for mpix-rma: a private duplicate of comm, split
+/// into nodes. Collective over comm.
 class Comm {
  public:
+  /// MPIX_Comm_init over comm. Collective over comm.
   explicit Comm(MPI_Comm comm = MPI_COMM_WORLD) {
     MPIX_Comm* h = nullptr;
     check(MPIX_Comm_init(&h, comm));
     owner_ = Owner(h);
   }
-  // The library's duplicate of the communicator (same ranks and error handler).
+  /// The library's duplicate of the communicator (same ranks and error handler).
   MPI_Comm mpi_comm() const {
     MPI_Comm comm = MPI_COMM_NULL;
     check(MPIX_Comm_get_comm(owner_.get(), &comm));
     return comm;
   }
+  /// This rank in the communicator.
   int rank() const {
     int r = 0;
     check(MPI_Comm_rank(mpi_comm(), &r));
     return r;
   }
+  /// The number of ranks.
   int size() const {
     int n = 0;
     check(MPI_Comm_size(mpi_comm(), &n));
     return n;
   }
+  /// This rank's place in the node layout (MPIX_Comm_get_node).
   NodeLayout node_layout() const {
     NodeLayout l{};
     check(MPIX_Comm_get_node(owner_.get(), &l.node, &l.node_rank, &l.node_size, &l.num_nodes));
     return l;
   }
+  /// The C handle, for the C API; still owned by this object.
   MPIX_Comm* handle() const noexcept { return owner_.get(); }
-  // Collective.
+  /// Frees it now (MPIX_Comm_free), reporting errors. Collective.
   void free() { owner_.free(); }
 
  private:
@@ -221,18 +235,19 @@ class Comm {
   Owner owner_;
 };
 
-// One registered algorithm of a collective family (MPIX_<Family>_algorithm).
+/// One registered algorithm of a collective family (MPIX_<Family>_algorithm).
 struct AlgorithmInfo {
-  std::string name;
-  std::string description;
-  int capabilities;  // MPIX_ALGORITHM_* bits
+  std::string name;         ///< its registry name
+  std::string description;  ///< one line
+  int capabilities;         ///< MPIX_ALGORITHM_* bits
+  /// Whether it has every capability in bits.
   bool has(int bits) const { return (capabilities & bits) == bits; }
 };
 
 namespace detail {
 
-// A family's registered algorithms through its C listing, in mpix_info's
-// order. Local.
+/// A family's registered algorithms through its C listing, in mpix_info's
+/// order. Local.
 inline std::vector<AlgorithmInfo> listed_algorithms(int (*count_of)(int*),
                                                     int (*describe)(int, const char**, const char**, int*)) {
   int count = 0;
@@ -248,8 +263,8 @@ inline std::vector<AlgorithmInfo> listed_algorithms(int (*count_of)(int*),
   return rows;
 }
 
-// Per condition, the lowest rank where it holds, or -1: agreed by every
-// rank of comm in one reduction.
+/// Per condition, the lowest rank where it holds, or -1: agreed by every
+/// rank of comm in one reduction.
 inline std::array<int, 2> first_ranks_where(std::array<bool, 2> failed, MPI_Comm comm, int rank_here) {
   constexpr int none = std::numeric_limits<int>::max();
   std::array<int, 2> rank = {failed[0] ? rank_here : none, failed[1] ? rank_here : none};
@@ -258,7 +273,7 @@ inline std::array<int, 2> first_ranks_where(std::array<bool, 2> failed, MPI_Comm
   return rank;
 }
 
-// Elements a buffer needs for these blocks (0 for a rank with none).
+/// Elements a buffer needs for these blocks (0 for a rank with none).
 inline std::size_t extent_needed(const std::vector<int>& counts, const std::vector<int>& displs) {
   std::size_t end = 0;
   for (std::size_t i = 0; i < counts.size() && i < displs.size(); ++i)
@@ -267,11 +282,11 @@ inline std::size_t extent_needed(const std::vector<int>& counts, const std::vect
   return end;
 }
 
-// A vector exchange's arrays and buffer vectors, checked on every rank at
-// once (one reduction): arrays shorter than their entries, and buffers too
-// small for the blocks (judged from the entries there are), on the lowest
-// rank where either holds, thrown by every rank. who: the class, for the
-// message; entries: what the arrays need.
+/// A vector exchange's arrays and buffer vectors, checked on every rank at
+/// once (one reduction): arrays shorter than their entries, and buffers too
+/// small for the blocks (judged from the entries there are), on the lowest
+/// rank where either holds, thrown by every rank. who: the class, for the
+/// message; entries: what the arrays need.
 inline void check_vector_arguments(const char* who, MPI_Comm comm, int rank, std::size_t send_entries,
                                    std::size_t recv_entries, const std::vector<int>& sendcounts,
                                    const std::vector<int>& sdispls, std::size_t send_size,
@@ -291,47 +306,52 @@ inline void check_vector_arguments(const char* who, MPI_Comm comm, int rank, std
 
 }  // namespace detail
 
-// The registered Alltoallv algorithms, in mpix_info's order. Local.
+/// The registered Alltoallv algorithms, in mpix_info's order. Local.
 inline std::vector<AlgorithmInfo> alltoallv_algorithms() {
   return detail::listed_algorithms(MPIX_Alltoallv_algorithm_count, MPIX_Alltoallv_algorithm);
 }
-// The registered Alltoall algorithms. Local.
+/// The registered Alltoall algorithms. Local.
 inline std::vector<AlgorithmInfo> alltoall_algorithms() {
   return detail::listed_algorithms(MPIX_Alltoall_algorithm_count, MPIX_Alltoall_algorithm);
 }
-// The registered neighbourhood Alltoallv algorithms. Local.
+/// The registered neighbourhood Alltoallv algorithms. Local.
 inline std::vector<AlgorithmInfo> neighbor_alltoallv_algorithms() {
   return detail::listed_algorithms(MPIX_Neighbor_alltoallv_algorithm_count, MPIX_Neighbor_alltoallv_algorithm);
 }
 
-// A persistent request of any family: what every family's class does with
-// it once made.
+/// A persistent request of any family: what every family's class does with
+/// it once made.
 class Request {
  public:
+  /// Starts the exchange (MPIX_Start).
   void start() { check(MPIX_Start(owner_.get())); }
+  /// Waits until it completes (MPIX_Wait).
   void wait() { check(MPIX_Wait(owner_.get(), MPI_STATUS_IGNORE)); }
-  // Whether the exchange is complete (progresses it if not).
+  /// Whether the exchange is complete (progresses it if not).
   bool test() {
     int flag = 0;
     check(MPIX_Test(owner_.get(), &flag, MPI_STATUS_IGNORE));
     return flag != 0;
   }
-  // The registry name of the algorithm running the request.
+  /// The registry name of the algorithm running the request.
   std::string algorithm() const {
     char name[MPIX_MAX_OBJECT_NAME];
     int length = 0;
     check(MPIX_Request_get_algorithm(owner_.get(), name, &length));
     return std::string(name, static_cast<std::size_t>(length));
   }
+  /// The C handle, for the C API; still owned by this object.
   MPIX_Request* handle() const noexcept { return owner_.get(); }
-  // Collective for the RMA algorithms; the request must be inactive.
+  /// Frees it now (MPIX_Request_free), reporting errors. Collective for the RMA
+  /// algorithms; the request must be inactive.
   void free() { owner_.free(); }
 
  protected:
+  /// @cond internal
   Request() = default;
   void adopt(MPIX_Request* made) { owner_ = Owner(made); }
-  // A vector exchange's C init (MPIX_Alltoallv_init,
-  // MPIX_Neighbor_alltoallv_init) over these arguments, its request adopted.
+  /// A vector exchange's C init (MPIX_Alltoallv_init,
+  /// MPIX_Neighbor_alltoallv_init) over these arguments, its request adopted.
   using VectorInit = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[],
                              MPI_Datatype, MPIX_Comm*, MPIX_Info*, MPIX_Request**);
   void init_vector(VectorInit c_init, const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -342,24 +362,25 @@ class Request {
                  info ? info->handle() : nullptr, &h));
     adopt(h);
   }
+  /// @endcond
 
  private:
   using Owner = detail::Owner<MPIX_Request, MPIX_Request_free>;
   Owner owner_;
 };
 
-// A persistent Alltoallv (MPIX_Alltoallv_init): buffers stay the caller's and
-// must outlive the object; the count and displacement arrays are copied.
+/// A persistent Alltoallv (MPIX_Alltoallv_init): buffers stay the caller's and
+/// must outlive the object; the count and displacement arrays are copied.
 class Alltoallv : public Request {
  public:
-  // The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
+  /// The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
   Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm,
             const Info* info = nullptr) {
     init_vector(MPIX_Alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                 comm, info);
   }
-  // Typed pointers: the datatype is deduced from T.
+  /// Typed pointers: the datatype is deduced from T.
   template <class T>
   Alltoallv(const T* sendbuf, const std::vector<int>& sendcounts, const std::vector<int>& sdispls, T* recvbuf,
             const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
@@ -368,8 +389,8 @@ class Alltoallv : public Request {
     init_vector(MPIX_Alltoallv_init, sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf,
                 recvcounts.data(), rdispls.data(), datatype<T>(), comm, info);
   }
-  // Vectors: also checked, on every rank at once, to hold every block the
-  // counts and displacements name.
+  /// Vectors: also checked, on every rank at once, to hold every block the
+  /// counts and displacements name.
   template <class T, class SendAlloc, class RecvAlloc>
   Alltoallv(const std::vector<T, SendAlloc>& send, const std::vector<int>& sendcounts,
             const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv, const std::vector<int>& recvcounts,
@@ -380,7 +401,7 @@ class Alltoallv : public Request {
   }
 
  private:
-  // A buffer behind a pointer, whose size is not known.
+  /// A buffer behind a pointer, whose size is not known.
   static constexpr std::size_t unknown_size = std::numeric_limits<std::size_t>::max();
   static void check_arrays(const Comm& comm, const std::vector<int>& sendcounts, const std::vector<int>& sdispls,
                            std::size_t send_size, const std::vector<int>& recvcounts, const std::vector<int>& rdispls,
@@ -392,18 +413,18 @@ class Alltoallv : public Request {
   }
 };
 
-// A persistent Alltoall (MPIX_Alltoall_init): block r of each buffer goes
-// to, or comes from, rank r. Buffers stay the caller's and must outlive the
-// object.
+/// A persistent Alltoall (MPIX_Alltoall_init): block r of each buffer goes
+/// to, or comes from, rank r. Buffers stay the caller's and must outlive the
+/// object.
 class Alltoall : public Request {
  public:
-  // The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
+  /// The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
   Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
            MPI_Datatype recvtype, const Comm& comm, const Info* info = nullptr) {
     init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info);
   }
-  // Vectors: blocks of count elements, the datatype deduced from T; checked,
-  // on every rank at once, to hold a block per rank.
+  /// Vectors: blocks of count elements, the datatype deduced from T; checked,
+  /// on every rank at once, to hold a block per rank.
   template <class T, class SendAlloc, class RecvAlloc>
   Alltoall(const std::vector<T, SendAlloc>& send, std::vector<T, RecvAlloc>& recv, int count, const Comm& comm,
            const Info* info = nullptr) {
@@ -427,22 +448,22 @@ class Alltoall : public Request {
   }
 };
 
-// A persistent neighbourhood Alltoallv (MPIX_Neighbor_alltoallv_init) over
-// the distributed graph of comm's communicator: one count and displacement
-// per edge, in MPI_Dist_graph_neighbors' order (sources receive,
-// destinations send). Buffers stay the caller's and must outlive the
-// object.
+/// A persistent neighbourhood Alltoallv (MPIX_Neighbor_alltoallv_init) over
+/// the distributed graph of comm's communicator: one count and displacement
+/// per edge, in MPI_Dist_graph_neighbors' order (sources receive,
+/// destinations send). Buffers stay the caller's and must outlive the
+/// object.
 class NeighborAlltoallv : public Request {
  public:
-  // The C API's arguments as they are.
+  /// The C API's arguments as they are.
   NeighborAlltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                     void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                     const Comm& comm, const Info* info = nullptr) {
     init_vector(MPIX_Neighbor_alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                 recvtype, comm, info);
   }
-  // Vectors: checked, on every rank at once, to hold one entry per edge and
-  // every block the counts and displacements name.
+  /// Vectors: checked, on every rank at once, to hold one entry per edge and
+  /// every block the counts and displacements name.
   template <class T, class SendAlloc, class RecvAlloc>
   NeighborAlltoallv(const std::vector<T, SendAlloc>& send, const std::vector<int>& sendcounts,
                     const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv,
@@ -463,31 +484,36 @@ class NeighborAlltoallv : public Request {
   }
 };
 
-// Memory from MPIX_Alloc_mem, for std::vector: on a node, send blocks in such
-// memory can be copied once by their receiver instead of staged.
+/// Memory from MPIX_Alloc_mem, for std::vector: on a node, send blocks in such
+/// memory can be copied once by their receiver instead of staged.
 template <class T>
 struct allocator {
-  using value_type = T;
+  using value_type = T;  ///< the element type
   allocator() noexcept = default;
+  /// Allocators of every type share one pool: MPIX_Alloc_mem.
   template <class U>
   allocator(const allocator<U>&) noexcept {}
+  /// n elements of MPIX_Alloc_mem memory; throws std::bad_alloc or mpix::Error.
   T* allocate(std::size_t n) {
     if (n > static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max()) / sizeof(T)) throw std::bad_alloc();
     T* p = nullptr;
     check(MPIX_Alloc_mem(static_cast<MPI_Aint>(n * sizeof(T)), nullptr, &p));
     return p;
   }
+  /// Gives the memory back (MPIX_Free_mem).
   void deallocate(T* p, std::size_t) noexcept { (void)MPIX_Free_mem(p); }
+  /// Any two allocators can free each other's memory.
   template <class U>
   bool operator==(const allocator<U>&) const noexcept { return true; }
+  /// Never: any two can free each other's memory.
   template <class U>
   bool operator!=(const allocator<U>&) const noexcept { return false; }
 };
 
-// An RMA window over an mpix::Comm (MPIX_Win_create / MPIX_Win_allocate).
+/// An RMA window over an mpix::Comm (MPIX_Win_create / MPIX_Win_allocate).
 class Win {
  public:
-  // Exposes base[0, count) of T. Collective.
+  /// Exposes base[0, count) of T. Collective.
   template <class T>
   static Win create(T* base, MPI_Aint count, const Comm& comm, const Info* info = nullptr) {
     MPIX_Win* h = nullptr;
@@ -495,7 +521,7 @@ class Win {
                           info ? info->handle() : nullptr, comm.handle(), &h));
     return Win(h, base);
   }
-  // Allocates count elements of T that the window exposes; base<T>() gives them. Collective.
+  /// Allocates count elements of T that the window exposes; base<T>() gives them. Collective.
   template <class T>
   static Win allocate(MPI_Aint count, const Comm& comm, const Info* info = nullptr) {
     MPIX_Win* h = nullptr;
@@ -505,44 +531,57 @@ class Win {
     return Win(h, base);
   }
 
+  /// Takes over other's window; other owns nothing after.
   Win(Win&& other) noexcept : owner_(std::move(other.owner_)), base_(std::exchange(other.base_, nullptr)) {}
+  /// Frees this window (if any) and takes over other's.
   Win& operator=(Win&& other) noexcept {
     owner_ = std::move(other.owner_);
     base_ = std::exchange(other.base_, nullptr);
     return *this;
   }
 
+  /// The window's memory on this rank, as T.
   template <class T>
   T* base() const noexcept {
     return static_cast<T*>(base_);
   }
-  // Typed one-sided operations; target_disp counts elements of T.
+  /// Puts count elements of T at target_disp (in elements of T) at target_rank (MPIX_Put).
   template <class T>
   void put(const T* origin, int count, int target_rank, MPI_Aint target_disp) {
     check(MPIX_Put(origin, count, datatype<T>(), target_rank, target_disp, count, datatype<T>(), owner_.get()));
   }
+  /// Gets count elements of T from target_disp at target_rank (MPIX_Get).
   template <class T>
   void get(T* origin, int count, int target_rank, MPI_Aint target_disp) {
     check(MPIX_Get(origin, count, datatype<T>(), target_rank, target_disp, count, datatype<T>(), owner_.get()));
   }
+  /// MPIX_Win_fence.
   void fence(int assert_flags = 0) { check(MPIX_Win_fence(assert_flags, owner_.get())); }
+  /// MPIX_Win_lock.
   void lock(int lock_type, int rank, int assert_flags = 0) {
     check(MPIX_Win_lock(lock_type, rank, assert_flags, owner_.get()));
   }
+  /// MPIX_Win_unlock.
   void unlock(int rank) { check(MPIX_Win_unlock(rank, owner_.get())); }
+  /// MPIX_Win_lock_all.
   void lock_all(int assert_flags = 0) { check(MPIX_Win_lock_all(assert_flags, owner_.get())); }
+  /// MPIX_Win_unlock_all.
   void unlock_all() { check(MPIX_Win_unlock_all(owner_.get())); }
+  /// MPIX_Win_flush.
   void flush(int rank) { check(MPIX_Win_flush(rank, owner_.get())); }
+  /// MPIX_Win_flush_all.
   void flush_all() { check(MPIX_Win_flush_all(owner_.get())); }
+  /// MPIX_Win_sync.
   void sync() { check(MPIX_Win_sync(owner_.get())); }
-  // The effective hints (mpi_win_scope, mpi_win_order, mpix_paths).
+  /// The effective hints (mpi_win_scope, mpi_win_order, mpix_paths).
   Info info() const {
     MPIX_Info* h = nullptr;
     check(MPIX_Win_get_info(owner_.get(), &h));
     return Info(h);
   }
+  /// The C handle, for the C API; still owned by this object.
   MPIX_Win* handle() const noexcept { return owner_.get(); }
-  // Collective.
+  /// Frees it now (MPIX_Win_free), reporting errors. Collective for a created window.
   void free() {
     owner_.free();
     base_ = nullptr;
