@@ -3,7 +3,8 @@
 # C project and a C++-only project against the installed package, each
 # through find_package(mpixrma) and through pkg-config (whose mpixrma.pc
 # requires the MPI it was built with), and runs the installed mpix_info
-# without LD_LIBRARY_PATH.
+# without LD_LIBRARY_PATH; with Fortran, a Fortran project through the
+# package's mpixrma::fortran.
 set -euo pipefail
 build=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,3 +47,15 @@ c++ -std=c++17 $flags "$here/cxx/consumer.cpp" $pc_flags -o "$work/consumer_pc_c
 for program in consumer_pc_c consumer_pc_cxx; do
   LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}" "${mpiexec[@]}" -n 2 "$work/$program"
 done
+
+# Fortran, where the module was built: the example that checks every family
+# against MPI's own calls, at 2 and 3 ranks.
+if [ -n "$(find "$prefix" -name mpix.mod)" ]; then
+  cmake -S "$here/fortran" -B "$work/cmake-fortran" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DPROGRAM="$here/../../examples/fortran/persistent_exchanges.f90" -DCMAKE_C_FLAGS="$flags" \
+    -DCMAKE_Fortran_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
+  cmake --build "$work/cmake-fortran" >/dev/null
+  for n in 2 3; do
+    "${mpiexec[@]}" -n "$n" "$work/cmake-fortran/consumer"
+  done
+fi

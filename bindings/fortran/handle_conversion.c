@@ -1,0 +1,57 @@
+/*
+ * What the Fortran module cannot do itself: turn mpi_f08's handles (the
+ * integer in %MPI_VAL) into the C handles mpix.h takes, with the MPI's own
+ * MPI_Comm_f2c / MPI_Type_f2c (macros on MPICH, functions on Open MPI), and
+ * back for the communicator the library keeps; read a buffer's address from
+ * its Fortran descriptor; and stand for C's MPI_STATUS_IGNORE. Each function is the C call it names, with
+ * Fortran handles; nothing else.
+ */
+#include <ISO_Fortran_binding.h>
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+/* Where an assumed-rank buffer's elements are, if they are one block of
+ * memory (a persistent request keeps this address); NULL if they are not. */
+void *mpix_fortran_buffer_address(const CFI_cdesc_t *buffer) {
+    return CFI_is_contiguous(buffer) ? buffer->base_addr : NULL;
+}
+
+int mpix_fortran_comm_init(MPIX_Comm **xcomm, MPI_Fint comm) {
+    return MPIX_Comm_init(xcomm, MPI_Comm_f2c(comm));
+}
+
+int mpix_fortran_comm_get_comm(const MPIX_Comm *xcomm, MPI_Fint *comm) {
+    MPI_Comm c = MPI_COMM_NULL;
+    const int rc = MPIX_Comm_get_comm(xcomm, &c);
+    *comm = MPI_Comm_c2f(c);
+    return rc;
+}
+
+int mpix_fortran_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
+                                MPIX_Info *info, MPIX_Request **request) {
+    return MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts,
+                               rdispls, MPI_Type_f2c(recvtype), xcomm, info, request);
+}
+
+int mpix_fortran_alltoall_init(const void *sendbuf, int sendcount, MPI_Fint sendtype, void *recvbuf,
+                               int recvcount, MPI_Fint recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
+                               MPIX_Request **request) {
+    return MPIX_Alltoall_init(sendbuf, sendcount, MPI_Type_f2c(sendtype), recvbuf, recvcount,
+                              MPI_Type_f2c(recvtype), xcomm, info, request);
+}
+
+int mpix_fortran_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                         MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
+                                         const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
+                                         MPIX_Info *info, MPIX_Request **request) {
+    return MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf,
+                                        recvcounts, rdispls, MPI_Type_f2c(recvtype), xcomm, info, request);
+}
+
+/* Waiting and testing with C's MPI_STATUS_IGNORE (not a null pointer on
+ * every MPI): the module writes mpi_f08's empty status itself. */
+int mpix_fortran_wait(MPIX_Request *request) { return MPIX_Wait(request, MPI_STATUS_IGNORE); }
+
+int mpix_fortran_test(MPIX_Request *request, int *flag) { return MPIX_Test(request, flag, MPI_STATUS_IGNORE); }

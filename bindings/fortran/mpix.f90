@@ -1,0 +1,384 @@
+! mpix-rma for Fortran: the module `mpix`, over mpi_f08.
+!
+!   use mpi_f08
+!   use mpix
+!   type(MPIX_Comm) :: xcomm
+!   type(MPIX_Request) :: request
+!   call MPIX_Comm_init(xcomm, MPI_COMM_WORLD)
+!   call MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, MPI_DOUBLE_PRECISION, &
+!                            recvbuf, recvcounts, rdispls, MPI_DOUBLE_PRECISION, &
+!                            xcomm, MPIX_INFO_NULL, request)
+!   do it = 1, iterations
+!     call MPIX_Start(request)
+!     call MPIX_Wait(request, MPI_STATUS_IGNORE)
+!   end do
+!   call MPIX_Request_free(request)
+!   call MPIX_Comm_free(xcomm)
+!
+! The calls are the C API's (include/mpix/mpix.h, `man MPIX_<name>`), in its
+! argument order, with mpi_f08's conventions: communicators and datatypes
+! are mpi_f08's types, buffers are assumed-type and assumed-rank, ierror is
+! optional and, as in mpi_f08, an error is also raised on the communicator's
+! error handler (so under MPI_ERRORS_ARE_FATAL the job ends with the
+! message). Counts and displacements are default integers, as in mpi_f08.
+!
+! Buffers: a persistent request keeps the buffers' addresses, so a buffer
+! must be contiguous in memory and stay where it is until the request is
+! freed (give it the TARGET or ASYNCHRONOUS attribute, as MPI-3 asks of
+! nonblocking and persistent buffers). A non-contiguous section is refused
+! with MPI_ERR_BUFFER instead of silently copied into a temporary that the
+! request would outlive. MPI_IN_PLACE is not taken here: pass the buffer.
+module mpix
+  use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_null_ptr, c_loc, c_char, c_null_char, &
+                                          c_associated, c_intptr_t
+  use mpi_f08, only: MPI_Comm, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, MPI_ERR_BUFFER, &
+                     MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_ADDRESS_KIND
+  implicit none
+  private
+
+  !> The library's communicator (MPIX_Comm_init).
+  type, public :: MPIX_Comm
+    type(c_ptr) :: handle = c_null_ptr
+  end type
+  !> A persistent request of any family.
+  type, public :: MPIX_Request
+    type(c_ptr) :: handle = c_null_ptr
+  end type
+  !> Hints (MPIX_Info_init); MPIX_INFO_NULL for none.
+  type, public :: MPIX_Info
+    type(c_ptr) :: handle = c_null_ptr
+  end type
+  !> An RMA window of the library.
+  type, public :: MPIX_Win
+    type(c_ptr) :: handle = c_null_ptr
+  end type
+
+  type(MPIX_Info), parameter, public :: MPIX_INFO_NULL = MPIX_Info(c_null_ptr)
+  type(MPIX_Request), parameter, public :: MPIX_REQUEST_NULL = MPIX_Request(c_null_ptr)
+  type(MPIX_Comm), parameter, public :: MPIX_COMM_NULL = MPIX_Comm(c_null_ptr)
+  integer, parameter, public :: MPIX_MAX_OBJECT_NAME = 64
+
+  public :: MPIX_Comm_init, MPIX_Comm_free, MPIX_Comm_get_comm
+  public :: MPIX_Info_init, MPIX_Info_set, MPIX_Info_free
+  public :: MPIX_Alltoallv_init, MPIX_Alltoall_init, MPIX_Neighbor_alltoallv_init
+  public :: MPIX_Start, MPIX_Wait, MPIX_Test, MPIX_Request_free, MPIX_Request_get_algorithm
+  public :: MPIX_Alloc_mem, MPIX_Free_mem
+
+  interface
+    ! The buffer's address from its descriptor, or NULL if not contiguous.
+    type(c_ptr) function c_buffer_address(buffer) bind(C, name="mpix_fortran_buffer_address")
+      import :: c_ptr
+      type(*), dimension(..), intent(in) :: buffer
+    end function
+    integer(c_int) function c_comm_init(xcomm, comm) bind(C, name="mpix_fortran_comm_init")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: xcomm
+      integer(c_int), value :: comm
+    end function
+    integer(c_int) function c_comm_get_comm(xcomm, comm) bind(C, name="mpix_fortran_comm_get_comm")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: xcomm
+      integer(c_int), intent(out) :: comm
+    end function
+    integer(c_int) function c_comm_free(xcomm) bind(C, name="MPIX_Comm_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: xcomm
+    end function
+    integer(c_int) function c_info_init(info) bind(C, name="MPIX_Info_init")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(out) :: info
+    end function
+    integer(c_int) function c_info_set(info, key, value) bind(C, name="MPIX_Info_set")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: info
+      character(kind=c_char), dimension(*), intent(in) :: key, value
+    end function
+    integer(c_int) function c_info_free(info) bind(C, name="MPIX_Info_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: info
+    end function
+    integer(c_int) function c_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+                                             rdispls, recvtype, xcomm, info, request) &
+        bind(C, name="mpix_fortran_alltoallv_init")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sendbuf, recvbuf, xcomm, info
+      integer(c_int), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+      integer(c_int), value :: sendtype, recvtype
+      type(c_ptr), intent(out) :: request
+    end function
+    integer(c_int) function c_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
+                                            xcomm, info, request) bind(C, name="mpix_fortran_alltoall_init")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sendbuf, recvbuf, xcomm, info
+      integer(c_int), value :: sendcount, sendtype, recvcount, recvtype
+      type(c_ptr), intent(out) :: request
+    end function
+    integer(c_int) function c_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
+                                                      recvcounts, rdispls, recvtype, xcomm, info, request) &
+        bind(C, name="mpix_fortran_neighbor_alltoallv_init")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sendbuf, recvbuf, xcomm, info
+      integer(c_int), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+      integer(c_int), value :: sendtype, recvtype
+      type(c_ptr), intent(out) :: request
+    end function
+    integer(c_int) function c_start(request) bind(C, name="MPIX_Start")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: request
+    end function
+    integer(c_int) function c_wait(request) bind(C, name="mpix_fortran_wait")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: request
+    end function
+    integer(c_int) function c_test(request, flag) bind(C, name="mpix_fortran_test")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: request
+      integer(c_int), intent(out) :: flag
+    end function
+    integer(c_int) function c_request_free(request) bind(C, name="MPIX_Request_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: request
+    end function
+    integer(c_int) function c_request_get_algorithm(request, name, resultlen) &
+        bind(C, name="MPIX_Request_get_algorithm")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: request
+      character(kind=c_char), dimension(*), intent(out) :: name
+      integer(c_int), intent(out) :: resultlen
+    end function
+    integer(c_int) function c_alloc_mem(size, info, baseptr) bind(C, name="MPIX_Alloc_mem")
+      import :: c_int, c_ptr, c_intptr_t
+      integer(c_intptr_t), value :: size
+      type(c_ptr), value :: info
+      type(c_ptr), intent(out) :: baseptr
+    end function
+    integer(c_int) function c_free_mem(base) bind(C, name="MPIX_Free_mem")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: base
+    end function
+  end interface
+
+contains
+
+  ! ierror, where the caller gave one.
+  subroutine set_error(code, ierror)
+    integer(c_int), intent(in) :: code
+    integer, optional, intent(out) :: ierror
+    if (present(ierror)) ierror = int(code)
+  end subroutine
+
+  ! The address of a buffer the library may keep, or c_null_ptr where the
+  ! buffer is not contiguous (its elements not one block of memory).
+  function kept_address(buffer) result(address)
+    type(*), dimension(..), target, asynchronous :: buffer
+    type(c_ptr) :: address
+    address = c_buffer_address(buffer)
+  end function
+
+  ! MPI_ERR_BUFFER where a non-empty buffer is not contiguous: the library
+  ! would otherwise keep the address of a compiler's temporary copy.
+  logical function buffers_usable(send, send_size, recv, recv_size, ierror)
+    type(c_ptr), intent(in) :: send, recv
+    integer, intent(in) :: send_size, recv_size
+    integer, optional, intent(out) :: ierror
+    buffers_usable = (c_associated(send) .or. send_size == 0) .and. (c_associated(recv) .or. recv_size == 0)
+    if (.not. buffers_usable) call set_error(int(MPI_ERR_BUFFER, c_int), ierror)
+  end function
+
+  !> MPIX_Comm_init: the library's communicator over comm. Collective.
+  subroutine MPIX_Comm_init(xcomm, comm, ierror)
+    type(MPIX_Comm), intent(out) :: xcomm
+    type(MPI_Comm), intent(in) :: comm
+    integer, optional, intent(out) :: ierror
+    call set_error(c_comm_init(xcomm%handle, int(comm%MPI_VAL, c_int)), ierror)
+  end subroutine
+
+  !> MPIX_Comm_free. Collective.
+  subroutine MPIX_Comm_free(xcomm, ierror)
+    type(MPIX_Comm), intent(inout) :: xcomm
+    integer, optional, intent(out) :: ierror
+    call set_error(c_comm_free(xcomm%handle), ierror)
+  end subroutine
+
+  !> MPIX_Comm_get_comm: the library's duplicate of the communicator.
+  subroutine MPIX_Comm_get_comm(xcomm, comm, ierror)
+    type(MPIX_Comm), intent(in) :: xcomm
+    type(MPI_Comm), intent(out) :: comm
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: value
+    call set_error(c_comm_get_comm(xcomm%handle, value), ierror)
+    comm%MPI_VAL = value
+  end subroutine
+
+  !> MPIX_Info_init.
+  subroutine MPIX_Info_init(info, ierror)
+    type(MPIX_Info), intent(out) :: info
+    integer, optional, intent(out) :: ierror
+    call set_error(c_info_init(info%handle), ierror)
+  end subroutine
+
+  !> MPIX_Info_set (trailing blanks of key and value are not part of them).
+  subroutine MPIX_Info_set(info, key, value, ierror)
+    type(MPIX_Info), intent(in) :: info
+    character(len=*), intent(in) :: key, value
+    integer, optional, intent(out) :: ierror
+    call set_error(c_info_set(info%handle, trim(key) // c_null_char, trim(value) // c_null_char), ierror)
+  end subroutine
+
+  !> MPIX_Info_free.
+  subroutine MPIX_Info_free(info, ierror)
+    type(MPIX_Info), intent(inout) :: info
+    integer, optional, intent(out) :: ierror
+    call set_error(c_info_free(info%handle), ierror)
+  end subroutine
+
+  !> MPIX_Alltoallv_init: a persistent MPI_Alltoallv. Collective.
+  subroutine MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+                                 recvtype, xcomm, info, request, ierror)
+    type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
+    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPIX_Comm), intent(in) :: xcomm
+    type(MPIX_Info), intent(in) :: info
+    type(MPIX_Request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: send, recv
+    send = kept_address(sendbuf)
+    recv = kept_address(recvbuf)
+    if (.not. buffers_usable(send, size(sendbuf), recv, size(recvbuf), ierror)) return
+    call set_error(c_alltoallv_init(send, sendcounts, sdispls, int(sendtype%MPI_VAL, c_int), recv, recvcounts, &
+                                    rdispls, int(recvtype%MPI_VAL, c_int), xcomm%handle, info%handle, &
+                                    request%handle), ierror)
+  end subroutine
+
+  !> MPIX_Alltoall_init: a persistent MPI_Alltoall. Collective.
+  subroutine MPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, xcomm, info, &
+                                request, ierror)
+    type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
+    integer, intent(in) :: sendcount, recvcount
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPIX_Comm), intent(in) :: xcomm
+    type(MPIX_Info), intent(in) :: info
+    type(MPIX_Request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: send, recv
+    send = kept_address(sendbuf)
+    recv = kept_address(recvbuf)
+    if (.not. buffers_usable(send, size(sendbuf), recv, size(recvbuf), ierror)) return
+    call set_error(c_alltoall_init(send, int(sendcount, c_int), int(sendtype%MPI_VAL, c_int), recv, &
+                                   int(recvcount, c_int), int(recvtype%MPI_VAL, c_int), xcomm%handle, &
+                                   info%handle, request%handle), ierror)
+  end subroutine
+
+  !> MPIX_Neighbor_alltoallv_init: a persistent MPI_Neighbor_alltoallv on a
+  !> distributed-graph communicator. Collective.
+  subroutine MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+                                          rdispls, recvtype, xcomm, info, request, ierror)
+    type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
+    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPIX_Comm), intent(in) :: xcomm
+    type(MPIX_Info), intent(in) :: info
+    type(MPIX_Request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: send, recv
+    send = kept_address(sendbuf)
+    recv = kept_address(recvbuf)
+    if (.not. buffers_usable(send, size(sendbuf), recv, size(recvbuf), ierror)) return
+    call set_error(c_neighbor_alltoallv_init(send, sendcounts, sdispls, int(sendtype%MPI_VAL, c_int), recv, &
+                                             recvcounts, rdispls, int(recvtype%MPI_VAL, c_int), xcomm%handle, &
+                                             info%handle, request%handle), ierror)
+  end subroutine
+
+  !> MPIX_Start.
+  subroutine MPIX_Start(request, ierror)
+    type(MPIX_Request), intent(in) :: request
+    integer, optional, intent(out) :: ierror
+    call set_error(c_start(request%handle), ierror)
+  end subroutine
+
+  ! The status of a completed persistent collective: empty, as MPI defines it.
+  subroutine set_empty(status)
+    type(MPI_Status), intent(inout) :: status
+    status%MPI_SOURCE = MPI_ANY_SOURCE
+    status%MPI_TAG = MPI_ANY_TAG
+    status%MPI_ERROR = MPI_SUCCESS
+  end subroutine
+
+  !> MPIX_Wait; status is empty, as for MPI's persistent collectives, and may
+  !> be MPI_STATUS_IGNORE.
+  subroutine MPIX_Wait(request, status, ierror)
+    type(MPIX_Request), intent(in) :: request
+    type(MPI_Status), target :: status
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: code
+    code = c_wait(request%handle)
+    if (code == MPI_SUCCESS .and. .not. is_ignore(status)) call set_empty(status)
+    call set_error(code, ierror)
+  end subroutine
+
+  !> MPIX_Test.
+  subroutine MPIX_Test(request, flag, status, ierror)
+    type(MPIX_Request), intent(in) :: request
+    logical, intent(out) :: flag
+    type(MPI_Status), target :: status
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: code, done
+    code = c_test(request%handle, done)
+    flag = done /= 0
+    if (code == MPI_SUCCESS .and. flag .and. .not. is_ignore(status)) call set_empty(status)
+    call set_error(code, ierror)
+  end subroutine
+
+  ! Whether status is mpi_f08's MPI_STATUS_IGNORE.
+  logical function is_ignore(status)
+    type(MPI_Status), target, intent(in) :: status
+    is_ignore = c_associated(c_loc(status), c_loc(MPI_STATUS_IGNORE))
+  end function
+
+  !> MPIX_Request_free; request becomes MPIX_REQUEST_NULL. Collective for
+  !> the RMA algorithms (free on every rank, in the same order).
+  subroutine MPIX_Request_free(request, ierror)
+    type(MPIX_Request), intent(inout) :: request
+    integer, optional, intent(out) :: ierror
+    call set_error(c_request_free(request%handle), ierror)
+  end subroutine
+
+  !> MPIX_Request_get_algorithm: the registry name of what runs the request.
+  subroutine MPIX_Request_get_algorithm(request, name, resultlen, ierror)
+    type(MPIX_Request), intent(in) :: request
+    character(len=*), intent(out) :: name
+    integer, intent(out) :: resultlen
+    integer, optional, intent(out) :: ierror
+    character(kind=c_char) :: buffer(MPIX_MAX_OBJECT_NAME)
+    integer(c_int) :: code, length
+    integer :: i
+    code = c_request_get_algorithm(request%handle, buffer, length)
+    name = ""
+    resultlen = 0
+    if (code == MPI_SUCCESS) then
+      resultlen = min(int(length), len(name))
+      do i = 1, resultlen
+        name(i:i) = buffer(i)
+      end do
+    end if
+    call set_error(code, ierror)
+  end subroutine
+
+  !> MPIX_Alloc_mem: size bytes that node peers can map; baseptr is its
+  !> address (c_f_pointer gives it a Fortran shape).
+  subroutine MPIX_Alloc_mem(size, info, baseptr, ierror)
+    integer(kind=MPI_ADDRESS_KIND), intent(in) :: size
+    type(MPIX_Info), intent(in) :: info
+    type(c_ptr), intent(out) :: baseptr
+    integer, optional, intent(out) :: ierror
+    call set_error(c_alloc_mem(int(size, c_intptr_t), info%handle, baseptr), ierror)
+  end subroutine
+
+  !> MPIX_Free_mem.
+  subroutine MPIX_Free_mem(base, ierror)
+    type(c_ptr), intent(in) :: base
+    integer, optional, intent(out) :: ierror
+    call set_error(c_free_mem(base), ierror)
+  end subroutine
+end module mpix
