@@ -13,6 +13,8 @@ import platform
 import socket
 import subprocess
 
+from alltoallv import human
+
 # The variables scripts/benchmark.sh and the libraries it runs read.
 SETTINGS = ("MPI", "RANKS", "LAUNCHES", "OFFNODE", "SET", "MATRIX_DIR", "MEMORY", "LOOP", "REPEATS", "FLOOR")
 SETTING_PREFIXES = ("MPIX_", "UCX_", "MPIR_CVAR_", "OMPI_MCA_")
@@ -60,13 +62,6 @@ def copy_floor_ratios(path):
                 if len(fields) >= 6 and fields[0].isdigit() and fields[1] == "staged":
                     ratios[int(fields[0])] = float(fields[5])
     return ratios
-
-
-def human(size):
-    for unit, scale in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if size >= scale and size % scale == 0:
-            return f"{size // scale} {unit}"
-    return f"{size} B"
 
 
 def write_headline(folder):

@@ -80,10 +80,6 @@ module mpix
       type(c_ptr), value :: xcomm
       integer(c_int), intent(out) :: comm
     end function
-    integer(c_int) function c_comm_free(xcomm) bind(C, name="MPIX_Comm_free")
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: xcomm
-    end function
     integer(c_int) function c_info_init(info) bind(C, name="MPIX_Info_init")
       import :: c_int, c_ptr
       type(c_ptr), intent(out) :: info
@@ -93,19 +89,6 @@ module mpix
       type(c_ptr), value :: info
       character(kind=c_char), dimension(*), intent(in) :: key, value
     end function
-    integer(c_int) function c_info_free(info) bind(C, name="MPIX_Info_free")
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: info
-    end function
-    integer(c_int) function c_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-                                             rdispls, recvtype, xcomm, info, request) &
-        bind(C, name="mpix_fortran_alltoallv_init")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: sendbuf, recvbuf, xcomm, info
-      integer(c_int), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
-      integer(c_int), value :: sendtype, recvtype
-      type(c_ptr), intent(out) :: request
-    end function
     integer(c_int) function c_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                                             xcomm, info, request) bind(C, name="mpix_fortran_alltoall_init")
       import :: c_int, c_ptr
@@ -113,31 +96,10 @@ module mpix
       integer(c_int), value :: sendcount, sendtype, recvcount, recvtype
       type(c_ptr), intent(out) :: request
     end function
-    integer(c_int) function c_neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, &
-                                                      recvcounts, rdispls, recvtype, xcomm, info, request) &
-        bind(C, name="mpix_fortran_neighbor_alltoallv_init")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: sendbuf, recvbuf, xcomm, info
-      integer(c_int), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
-      integer(c_int), value :: sendtype, recvtype
-      type(c_ptr), intent(out) :: request
-    end function
-    integer(c_int) function c_start(request) bind(C, name="MPIX_Start")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: request
-    end function
-    integer(c_int) function c_wait(request) bind(C, name="mpix_fortran_wait")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: request
-    end function
     integer(c_int) function c_test(request, flag) bind(C, name="mpix_fortran_test")
       import :: c_int, c_ptr
       type(c_ptr), value :: request
       integer(c_int), intent(out) :: flag
-    end function
-    integer(c_int) function c_request_free(request) bind(C, name="MPIX_Request_free")
-      import :: c_int, c_ptr
-      type(c_ptr), intent(inout) :: request
     end function
     integer(c_int) function c_request_get_algorithm(request, name, resultlen) &
         bind(C, name="MPIX_Request_get_algorithm")
@@ -157,6 +119,38 @@ module mpix
       type(c_ptr), value :: base
     end function
   end interface
+
+  ! What the C inits of the two vector families (Alltoallv, neighbourhood
+  ! Alltoallv) take, with Fortran handles for the datatypes.
+  abstract interface
+    integer(c_int) function vector_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+                                          rdispls, recvtype, xcomm, info, request) bind(C)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sendbuf, recvbuf, xcomm, info
+      integer(c_int), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
+      integer(c_int), value :: sendtype, recvtype
+      type(c_ptr), intent(out) :: request
+    end function
+  end interface
+  ! Frees a handle and sets it to NULL (MPIX_Comm_free, MPIX_Info_free,
+  ! MPIX_Request_free), and the calls on a request alone.
+  abstract interface
+    integer(c_int) function handle_free_c(handle) bind(C)
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: handle
+    end function
+    integer(c_int) function request_call_c(request) bind(C)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: request
+    end function
+  end interface
+  procedure(handle_free_c), bind(C, name="MPIX_Comm_free") :: c_comm_free
+  procedure(handle_free_c), bind(C, name="MPIX_Info_free") :: c_info_free
+  procedure(handle_free_c), bind(C, name="MPIX_Request_free") :: c_request_free
+  procedure(request_call_c), bind(C, name="MPIX_Start") :: c_start
+  procedure(request_call_c), bind(C, name="mpix_fortran_wait") :: c_wait
+  procedure(vector_init_c), bind(C, name="mpix_fortran_alltoallv_init") :: c_alltoallv_init
+  procedure(vector_init_c), bind(C, name="mpix_fortran_neighbor_alltoallv_init") :: c_neighbor_alltoallv_init
 
 contains
 
@@ -232,9 +226,10 @@ contains
     call set_error(c_info_free(info%handle), ierror)
   end subroutine
 
-  !> MPIX_Alltoallv_init: a persistent MPI_Alltoallv. Collective.
-  subroutine MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-                                 recvtype, xcomm, info, request, ierror)
+  ! A vector family's init: the buffers' addresses checked, the C init called.
+  subroutine vector_init(c_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+                         recvtype, xcomm, info, request, ierror)
+    procedure(vector_init_c) :: c_init
     type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
     integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
     type(MPI_Datatype), intent(in) :: sendtype, recvtype
@@ -246,9 +241,22 @@ contains
     send = kept_address(sendbuf)
     recv = kept_address(recvbuf)
     if (.not. buffers_usable(send, size(sendbuf), recv, size(recvbuf), ierror)) return
-    call set_error(c_alltoallv_init(send, sendcounts, sdispls, int(sendtype%MPI_VAL, c_int), recv, recvcounts, &
-                                    rdispls, int(recvtype%MPI_VAL, c_int), xcomm%handle, info%handle, &
-                                    request%handle), ierror)
+    call set_error(c_init(send, sendcounts, sdispls, int(sendtype%MPI_VAL, c_int), recv, recvcounts, rdispls, &
+                          int(recvtype%MPI_VAL, c_int), xcomm%handle, info%handle, request%handle), ierror)
+  end subroutine
+
+  !> MPIX_Alltoallv_init: a persistent MPI_Alltoallv. Collective.
+  subroutine MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+                                 recvtype, xcomm, info, request, ierror)
+    type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
+    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(MPIX_Comm), intent(in) :: xcomm
+    type(MPIX_Info), intent(in) :: info
+    type(MPIX_Request), intent(out) :: request
+    integer, optional, intent(out) :: ierror
+    call vector_init(c_alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
+                     recvtype, xcomm, info, request, ierror)
   end subroutine
 
   !> MPIX_Alltoall_init: a persistent MPI_Alltoall. Collective.
@@ -281,13 +289,8 @@ contains
     type(MPIX_Info), intent(in) :: info
     type(MPIX_Request), intent(out) :: request
     integer, optional, intent(out) :: ierror
-    type(c_ptr) :: send, recv
-    send = kept_address(sendbuf)
-    recv = kept_address(recvbuf)
-    if (.not. buffers_usable(send, size(sendbuf), recv, size(recvbuf), ierror)) return
-    call set_error(c_neighbor_alltoallv_init(send, sendcounts, sdispls, int(sendtype%MPI_VAL, c_int), recv, &
-                                             recvcounts, rdispls, int(recvtype%MPI_VAL, c_int), xcomm%handle, &
-                                             info%handle, request%handle), ierror)
+    call vector_init(c_neighbor_alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
+                     rdispls, recvtype, xcomm, info, request, ierror)
   end subroutine
 
   !> MPIX_Start.
