@@ -50,6 +50,10 @@ int mpix_fortran_neighbor_alltoallv_init(const void *sendbuf, const int sendcoun
                                         recvcounts, rdispls, MPI_Type_f2c(recvtype), xcomm, info, request);
 }
 
+/* The address of a Fortran variable passed by reference: how the module
+ * tells mpi_f08's MPI_STATUS_IGNORE, which it may not take c_loc of. */
+const void *mpix_fortran_address(const void *variable) { return variable; }
+
 /* Waiting and testing with C's MPI_STATUS_IGNORE (not a null pointer on
  * every MPI): the module writes mpi_f08's empty status itself. */
 int mpix_fortran_wait(MPIX_Request *request) { return MPIX_Wait(request, MPI_STATUS_IGNORE); }

@@ -29,7 +29,7 @@
 ! with MPI_ERR_BUFFER instead of silently copied into a temporary that the
 ! request would outlive. MPI_IN_PLACE is not taken here: pass the buffer.
 module mpix
-  use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_null_ptr, c_loc, c_char, c_null_char, &
+  use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_null_ptr, c_char, c_null_char, &
                                           c_associated, c_intptr_t
   use mpi_f08, only: MPI_Comm, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, MPI_ERR_BUFFER, &
                      MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_ADDRESS_KIND
@@ -65,6 +65,11 @@ module mpix
   public :: MPIX_Alloc_mem, MPIX_Free_mem
 
   interface
+    ! Where a status variable is.
+    type(c_ptr) function c_status_address(status) bind(C, name="mpix_fortran_address")
+      import :: c_ptr, MPI_Status
+      type(MPI_Status), intent(in) :: status
+    end function
     ! The buffer's address from its descriptor, or NULL if not contiguous.
     type(c_ptr) function c_buffer_address(buffer) bind(C, name="mpix_fortran_buffer_address")
       import :: c_ptr
@@ -312,7 +317,7 @@ contains
   !> be MPI_STATUS_IGNORE.
   subroutine MPIX_Wait(request, status, ierror)
     type(MPIX_Request), intent(in) :: request
-    type(MPI_Status), target :: status
+    type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer(c_int) :: code
     code = c_wait(request%handle)
@@ -324,7 +329,7 @@ contains
   subroutine MPIX_Test(request, flag, status, ierror)
     type(MPIX_Request), intent(in) :: request
     logical, intent(out) :: flag
-    type(MPI_Status), target :: status
+    type(MPI_Status) :: status
     integer, optional, intent(out) :: ierror
     integer(c_int) :: code, done
     code = c_test(request%handle, done)
@@ -333,10 +338,11 @@ contains
     call set_error(code, ierror)
   end subroutine
 
-  ! Whether status is mpi_f08's MPI_STATUS_IGNORE.
+  ! Whether status is mpi_f08's MPI_STATUS_IGNORE (which has no TARGET
+  ! attribute on every MPI, so its address comes from C).
   logical function is_ignore(status)
-    type(MPI_Status), target, intent(in) :: status
-    is_ignore = c_associated(c_loc(status), c_loc(MPI_STATUS_IGNORE))
+    type(MPI_Status), intent(in) :: status
+    is_ignore = c_associated(c_status_address(status), c_status_address(MPI_STATUS_IGNORE))
   end function
 
   !> MPIX_Request_free; request becomes MPIX_REQUEST_NULL. Collective for
