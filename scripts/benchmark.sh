@@ -41,14 +41,18 @@
 #              through shared memory (no library code) beside MPI_Alltoallv
 #              and auto, interleaved; one table per launch. Arguments go to
 #              bench_copy_floor, e.g. --sizes 4096,32768.
+#   python     the Python binding's cost per Start + Wait against C's and
+#              mpi4py's own (benchmarks/python_binding.py). Needs the
+#              package, built where mpi4py runs on the MPI in use: Debian's
+#              is Open MPI's, so MPI=openmpi.
 # MPI=openmpi builds and runs against Open MPI (default: MPICH); reports
 # then go to results/<name>-openmpi/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-}
 case "$name" in
-  alltoallv | spmv_halo | dropin | fftw_dropin | rma | neighbor | neighbor_scaling | copy_floor) shift ;;
-  *) echo "usage: $0 alltoallv|spmv_halo|dropin|fftw_dropin|rma|neighbor|neighbor_scaling|copy_floor [arguments]" >&2
+  alltoallv | spmv_halo | dropin | fftw_dropin | rma | neighbor | neighbor_scaling | copy_floor | python) shift ;;
+  *) echo "usage: $0 alltoallv|spmv_halo|dropin|fftw_dropin|rma|neighbor|neighbor_scaling|copy_floor|python [arguments]" >&2
      exit 2 ;;
 esac
 { read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
@@ -86,6 +90,15 @@ case "$name" in
     /usr/bin/python3 "$root/benchmarks/dropin.py" "${program[@]}" \
       --intercept "$build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
       --launches "${LAUNCHES:-3}" ;;
+  python)
+    if [ ! -d "$build/bindings/python/mpixrma" ]; then
+      echo "$0: the Python package was not built: the system's mpi4py does not run on ${MPI:-mpich}" \
+           "(Debian's is Open MPI's: MPI=openmpi $0 python)" >&2
+      exit 2
+    fi
+    /usr/bin/python3 "$root/benchmarks/python_binding.py" --bench "$build/benchmarks/bench_start_wait" \
+      --python-package "$build/bindings/python" "${common[@]}" --ranks "${RANKS:-2}" \
+      --launches "${LAUNCHES:-3}" "$@" ;;
   rma)
     /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
       --repeats "${REPEATS:-11}" ;;

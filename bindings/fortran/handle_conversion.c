@@ -2,13 +2,23 @@
  * What the Fortran module cannot do itself: turn mpi_f08's handles (the
  * integer in %MPI_VAL) into the C handles mpix.h takes, with the MPI's own
  * MPI_Comm_f2c / MPI_Type_f2c (macros on MPICH, functions on Open MPI), and
- * back for the communicator the library keeps; read a buffer's address from
+ * back for the communicator the library keeps; call the family inits by
+ * libmpixrma's own addresses (library_entry.h); read a buffer's address from
  * its Fortran descriptor; and stand for C's MPI_STATUS_IGNORE. Each function is the C call it names, with
  * Fortran handles; nothing else.
  */
 #include <ISO_Fortran_binding.h>
 #include <mpi.h>
 #include <mpix/mpix.h>
+
+#include "library_entry.h"
+
+/* The family inits whose names the MPI may define too (library_entry.h),
+ * resolved in libmpixrma on first use (a race writes the same value). */
+static void *entry(void **cached, const char *name) {
+    if (*cached == NULL) *cached = mpixrma_entry(name);
+    return *cached;
+}
 
 /* Where an assumed-rank buffer's elements are, if they are one block of
  * memory (a persistent request keeps this address); NULL if they are not. */
@@ -31,23 +41,32 @@ int mpix_fortran_alltoallv_init(const void *sendbuf, const int sendcounts[], con
                                 MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
                                 const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
                                 MPIX_Info *info, MPIX_Request **request) {
-    return MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts,
-                               rdispls, MPI_Type_f2c(recvtype), xcomm, info, request);
+    static void *init;
+    const mpixrma_vector_init call = (mpixrma_vector_init)entry(&init, "MPIX_Alltoallv_init");
+    if (call == NULL) return MPI_ERR_INTERN;
+    return call(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts, rdispls,
+                MPI_Type_f2c(recvtype), xcomm, info, request);
 }
 
 int mpix_fortran_alltoall_init(const void *sendbuf, int sendcount, MPI_Fint sendtype, void *recvbuf,
                                int recvcount, MPI_Fint recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
                                MPIX_Request **request) {
-    return MPIX_Alltoall_init(sendbuf, sendcount, MPI_Type_f2c(sendtype), recvbuf, recvcount,
-                              MPI_Type_f2c(recvtype), xcomm, info, request);
+    static void *init;
+    const mpixrma_alltoall_init call = (mpixrma_alltoall_init)entry(&init, "MPIX_Alltoall_init");
+    if (call == NULL) return MPI_ERR_INTERN;
+    return call(sendbuf, sendcount, MPI_Type_f2c(sendtype), recvbuf, recvcount, MPI_Type_f2c(recvtype), xcomm, info,
+                request);
 }
 
 int mpix_fortran_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                          MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
                                          const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
                                          MPIX_Info *info, MPIX_Request **request) {
-    return MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf,
-                                        recvcounts, rdispls, MPI_Type_f2c(recvtype), xcomm, info, request);
+    static void *init;
+    const mpixrma_vector_init call = (mpixrma_vector_init)entry(&init, "MPIX_Neighbor_alltoallv_init");
+    if (call == NULL) return MPI_ERR_INTERN;
+    return call(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts, rdispls,
+                MPI_Type_f2c(recvtype), xcomm, info, request);
 }
 
 /* The address of a Fortran variable passed by reference: how the module

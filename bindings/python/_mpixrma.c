@@ -1,0 +1,489 @@
+/*
+ * The C half of the Python package mpixrma: the library's communicator and
+ * persistent request as Python types over the C API (include/mpix/mpix.h).
+ * mpixrma/__init__.py parses mpi4py-style buffer specifications and hands
+ * this module plain values: buffers (the buffer protocol), count and
+ * displacement sequences, and MPI handles as the integers mpi4py's
+ * MPI._handleof() gives.
+ *
+ * Invariants:
+ * - A request holds a view of every buffer it was given (Py_buffer, which
+ *   also pins a NumPy array's memory against resizing) until it is freed:
+ *   the library keeps their addresses, so Python must not free them first.
+ * - Nothing here makes a collective call from a destructor (freeing a
+ *   communicator or an RMA request is collective, and a garbage collector
+ *   runs on one rank at a time): what the program does not free is freed
+ *   by the library when MPI_Finalize starts, as in C.
+ * - Start, Wait and Test do no more than the C call and its error check:
+ *   they are what a loop pays per iteration.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <mpi.h>
+#include <mpix/mpix.h>
+#include <string.h>
+
+#include "library_entry.h"
+
+/* The family inits whose names the MPI may define too (library_entry.h),
+ * resolved in libmpixrma when the module is imported. */
+static mpixrma_vector_init alltoallv_init_entry, neighbor_alltoallv_init_entry;
+static mpixrma_alltoall_init alltoall_init_entry;
+
+static PyObject *mpix_error; /* mpixrma.Error */
+
+/* Raises mpixrma.Error with the library's message; error_code holds the code. */
+static PyObject *raise_code(int code) {
+    char message[MPIX_MAX_ERROR_STRING];
+    int length = 0;
+    if (MPIX_Error_string(code, message, &length) != MPI_SUCCESS) length = 0;
+    PyObject *error = PyObject_CallFunction(mpix_error, "s#", message, (Py_ssize_t)length);
+    if (error == NULL) return NULL;
+    PyObject *value = PyLong_FromLong(code);
+    if (value != NULL) PyObject_SetAttrString(error, "error_code", value);
+    Py_XDECREF(value);
+    PyErr_SetObject(mpix_error, error);
+    Py_DECREF(error);
+    return NULL;
+}
+
+/* An MPI handle from the integer mpi4py's MPI._handleof() returns: the
+ * handle's own bytes, an int on MPICH and a pointer on Open MPI. */
+static int mpi_handle(PyObject *integer, void *handle, size_t size) {
+    if (size == sizeof(int)) {
+        const long value = PyLong_AsLong(integer);
+        const int narrow = (int)value;
+        memcpy(handle, &narrow, size);
+    } else {
+        void *value = PyLong_AsVoidPtr(integer);
+        memcpy(handle, &value, size < sizeof value ? size : sizeof value);
+    }
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* A sequence of Python ints as a new C array (PyMem_Free it); NULL with an
+ * exception set if it is not one. */
+static int *int_array(PyObject *sequence, Py_ssize_t *length) {
+    PyObject *fast = PySequence_Fast(sequence, "counts and displacements must be sequences of integers");
+    if (fast == NULL) return NULL;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    int *values = PyMem_Malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    for (Py_ssize_t i = 0; values != NULL && i < n; ++i) {
+        const long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            PyMem_Free(values);
+            values = NULL;
+        } else if (v < -2147483647L - 1 || v > 2147483647L) {
+            PyErr_SetString(PyExc_OverflowError, "a count or displacement does not fit a C int");
+            PyMem_Free(values);
+            values = NULL;
+        } else {
+            values[i] = (int)v;
+        }
+    }
+    Py_DECREF(fast);
+    if (values == NULL && !PyErr_Occurred()) PyErr_NoMemory();
+    *length = n;
+    return values;
+}
+
+/* ---- Comm --------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    MPIX_Comm *comm;
+} Comm;
+
+static int comm_init(Comm *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"handle", NULL};
+    PyObject *handle;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", keywords, &handle)) return -1;
+    MPI_Comm comm;
+    if (mpi_handle(handle, &comm, sizeof comm) != 0) return -1;
+    const int code = MPIX_Comm_init(&self->comm, comm);
+    if (code != MPI_SUCCESS) {
+        raise_code(code);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *comm_free(Comm *self, PyObject *unused) {
+    (void)unused;
+    if (self->comm != NULL) {
+        const int code = MPIX_Comm_free(&self->comm);
+        if (code != MPI_SUCCESS) return raise_code(code);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef comm_methods[] = {
+    {"Free", (PyCFunction)comm_free, METH_NOARGS, "MPIX_Comm_free (collective)."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CommType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mpixrma._mpixrma.Comm",
+    .tp_basicsize = sizeof(Comm),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The library's communicator over an MPI communicator (MPIX_Comm_init; collective).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)comm_init,
+    .tp_methods = comm_methods,
+};
+
+/* ---- Request ------------------------------------------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    MPIX_Request *request;
+    PyObject *comm;        /* the Comm it was made on, kept alive */
+    int owns_comm;         /* made for this request alone: freed with it */
+    Py_buffer send, recv;  /* the buffers given at init, held until freed */
+    Py_buffer moved_send, moved_recv; /* the last Start_with_buffers' */
+    int has_send, has_recv, has_moved;
+} Request;
+
+static void release_moved(Request *self) {
+    if (!self->has_moved) return;
+    if (self->moved_send.obj != NULL) PyBuffer_Release(&self->moved_send);
+    PyBuffer_Release(&self->moved_recv);
+    self->has_moved = 0;
+}
+
+static void release_views(Request *self) {
+    if (self->has_send) PyBuffer_Release(&self->send);
+    if (self->has_recv) PyBuffer_Release(&self->recv);
+    self->has_send = self->has_recv = 0;
+    release_moved(self);
+}
+
+static void request_dealloc(Request *self) {
+    release_views(self);
+    Py_XDECREF(self->comm);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *request_start(Request *self, PyObject *unused) {
+    (void)unused;
+    const int code = MPIX_Start(self->request);
+    if (code != MPI_SUCCESS) return raise_code(code);
+    Py_RETURN_NONE;
+}
+
+static PyObject *request_wait(Request *self, PyObject *unused) {
+    (void)unused;
+    int code;
+    Py_BEGIN_ALLOW_THREADS code = MPIX_Wait(self->request, MPI_STATUS_IGNORE);
+    Py_END_ALLOW_THREADS if (code != MPI_SUCCESS) return raise_code(code);
+    Py_RETURN_NONE;
+}
+
+static PyObject *request_test(Request *self, PyObject *unused) {
+    (void)unused;
+    int flag = 0;
+    const int code = MPIX_Test(self->request, &flag, MPI_STATUS_IGNORE);
+    if (code != MPI_SUCCESS) return raise_code(code);
+    return PyBool_FromLong(flag);
+}
+
+static PyObject *request_free(Request *self, PyObject *unused) {
+    (void)unused;
+    if (self->request != NULL) {
+        const int code = MPIX_Request_free(&self->request);
+        if (code != MPI_SUCCESS) return raise_code(code);
+    }
+    release_views(self);
+    if (self->owns_comm) {
+        self->owns_comm = 0;
+        return comm_free((Comm *)self->comm, NULL);
+    }
+    Py_RETURN_NONE;
+}
+
+/* The request's communicator was made for it alone: Free frees it too. */
+static PyObject *request_own_comm(Request *self, PyObject *unused) {
+    (void)unused;
+    self->owns_comm = 1;
+    Py_RETURN_NONE;
+}
+
+/* MPIX_Start_with_buffers: buffers of the same sizes as those given at
+ * init, held until the next Start_with_buffers or Free. */
+static PyObject *request_start_with_buffers(Request *self, PyObject *args) {
+    PyObject *send_object, *recv_object;
+    if (!PyArg_ParseTuple(args, "OO", &send_object, &recv_object)) return NULL;
+    Py_buffer send = {0}, recv;
+    if (send_object != Py_None && PyObject_GetBuffer(send_object, &send, PyBUF_ANY_CONTIGUOUS) != 0) return NULL;
+    if (PyObject_GetBuffer(recv_object, &recv, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) != 0) {
+        if (send.obj != NULL) PyBuffer_Release(&send);
+        return NULL;
+    }
+    const int same = (send_object == Py_None) == !self->has_send &&
+                     (send.obj == NULL || send.len == self->send.len) && recv.len == self->recv.len;
+    if (!same) {
+        if (send.obj != NULL) PyBuffer_Release(&send);
+        PyBuffer_Release(&recv);
+        PyErr_SetString(PyExc_ValueError, "Start_with_buffers: the buffers must have the sizes of those given at "
+                                          "init (and sendbuf be IN_PLACE if and only if it was)");
+        return NULL;
+    }
+    const int code = MPIX_Start_with_buffers(self->request, send.obj != NULL ? send.buf : MPI_IN_PLACE, recv.buf);
+    if (code != MPI_SUCCESS) {
+        if (send.obj != NULL) PyBuffer_Release(&send);
+        PyBuffer_Release(&recv);
+        return raise_code(code);
+    }
+    release_moved(self);
+    self->moved_send = send;
+    self->moved_recv = recv;
+    self->has_moved = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *request_algorithm(Request *self, void *closure) {
+    (void)closure;
+    char name[MPIX_MAX_OBJECT_NAME];
+    int length = 0;
+    const int code = MPIX_Request_get_algorithm(self->request, name, &length);
+    if (code != MPI_SUCCESS) return raise_code(code);
+    return PyUnicode_FromStringAndSize(name, length);
+}
+
+static PyObject *request_settled(Request *self, void *closure) {
+    (void)closure;
+    int flag = 0;
+    const int code = MPIX_Request_is_settled(self->request, &flag);
+    if (code != MPI_SUCCESS) return raise_code(code);
+    return PyBool_FromLong(flag);
+}
+
+static PyObject *request_enter(Request *self, PyObject *unused) {
+    (void)unused;
+    Py_INCREF(self);
+    return (PyObject *)self;
+}
+
+static PyObject *request_exit(Request *self, PyObject *args) {
+    (void)args;
+    PyObject *done = request_free(self, NULL);
+    if (done == NULL) return NULL;
+    Py_DECREF(done);
+    Py_RETURN_FALSE;
+}
+
+static PyMethodDef request_methods[] = {
+    {"Start", (PyCFunction)request_start, METH_NOARGS, "MPIX_Start."},
+    {"Wait", (PyCFunction)request_wait, METH_NOARGS, "MPIX_Wait."},
+    {"Test", (PyCFunction)request_test, METH_NOARGS, "MPIX_Test: whether it completed."},
+    {"Free", (PyCFunction)request_free, METH_NOARGS,
+     "MPIX_Request_free (collective for RMA algorithms); releases the buffers."},
+    {"Start_with_buffers", (PyCFunction)request_start_with_buffers, METH_VARARGS,
+     "MPIX_Start_with_buffers(sendbuf or None for IN_PLACE, recvbuf): only for mpix_buffers_move requests."},
+    {"_own_comm", (PyCFunction)request_own_comm, METH_NOARGS, "Free frees the communicator too."},
+    {"__enter__", (PyCFunction)request_enter, METH_NOARGS, NULL},
+    {"__exit__", (PyCFunction)request_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef request_getset[] = {
+    {"algorithm", (getter)request_algorithm, NULL, "The algorithm that runs it now.", NULL},
+    {"settled", (getter)request_settled, NULL, "Whether it runs its chosen algorithm.", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject RequestType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mpixrma._mpixrma.Request",
+    .tp_basicsize = sizeof(Request),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A persistent exchange: Start, Wait, Test, Free; a context manager that frees it.",
+    .tp_dealloc = (destructor)request_dealloc,
+    .tp_methods = request_methods,
+    .tp_getset = request_getset,
+};
+
+/* ---- init calls --------------------------------------------------------- */
+
+/* An MPIX_Info from a dict of strings (NULL for None); *info_out NULL if none. */
+static int info_from(PyObject *dict, MPIX_Info **info_out) {
+    *info_out = NULL;
+    if (dict == Py_None) return 0;
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "info must be a dict of strings");
+        return -1;
+    }
+    int code = MPIX_Info_init(info_out);
+    PyObject *key, *value;
+    Py_ssize_t position = 0;
+    while (code == MPI_SUCCESS && PyDict_Next(dict, &position, &key, &value)) {
+        const char *k = PyUnicode_AsUTF8(key), *v = PyUnicode_AsUTF8(value);
+        if (k == NULL || v == NULL) {
+            MPIX_Info_free(info_out);
+            return -1;
+        }
+        code = MPIX_Info_set(*info_out, k, v);
+    }
+    if (code != MPI_SUCCESS) {
+        if (*info_out != NULL) MPIX_Info_free(info_out);
+        raise_code(code);
+        return -1;
+    }
+    return 0;
+}
+
+/* A new Request holding views of sendbuf (None: MPI_IN_PLACE) and recvbuf. */
+static Request *new_request(PyObject *comm, PyObject *send_object, PyObject *recv_object) {
+    if (!PyObject_TypeCheck(comm, &CommType) || ((Comm *)comm)->comm == NULL) {
+        PyErr_SetString(PyExc_TypeError, "comm must be a live mpixrma Comm");
+        return NULL;
+    }
+    Request *self = PyObject_New(Request, &RequestType);
+    if (self == NULL) return NULL;
+    self->request = NULL;
+    self->has_send = self->has_recv = self->has_moved = self->owns_comm = 0;
+    self->moved_send.obj = NULL;
+    Py_INCREF(comm);
+    self->comm = comm;
+    if (send_object != Py_None) {
+        if (PyObject_GetBuffer(send_object, &self->send, PyBUF_ANY_CONTIGUOUS) != 0) goto fail;
+        self->has_send = 1;
+    }
+    if (PyObject_GetBuffer(recv_object, &self->recv, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) != 0) goto fail;
+    self->has_recv = 1;
+    return self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* _vector_init(family, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+ * recvcounts, rdispls, recvtype, comm, info): family "alltoallv" or
+ * "neighbor_alltoallv". */
+static PyObject *vector_init(PyObject *module, PyObject *args) {
+    (void)module;
+    const char *family;
+    PyObject *send_object, *sendcounts, *sdispls, *sendtype, *recv_object, *recvcounts, *rdispls, *recvtype;
+    PyObject *comm, *info_dict;
+    if (!PyArg_ParseTuple(args, "sOOOOOOOOOO", &family, &send_object, &sendcounts, &sdispls, &sendtype,
+                          &recv_object, &recvcounts, &rdispls, &recvtype, &comm, &info_dict))
+        return NULL;
+    mpixrma_vector_init init = NULL;
+    if (strcmp(family, "alltoallv") == 0) init = alltoallv_init_entry;
+    if (strcmp(family, "neighbor_alltoallv") == 0) init = neighbor_alltoallv_init_entry;
+    if (init == NULL) return PyErr_Format(PyExc_ValueError, "no vector family '%s'", family);
+    MPI_Datatype stype, rtype;
+    if (mpi_handle(sendtype, &stype, sizeof stype) != 0 || mpi_handle(recvtype, &rtype, sizeof rtype) != 0)
+        return NULL;
+    Request *self = new_request(comm, send_object, recv_object);
+    if (self == NULL) return NULL;
+    Py_ssize_t n[4];
+    int *arrays[4] = {int_array(sendcounts, &n[0]), NULL, NULL, NULL};
+    if (arrays[0] != NULL) arrays[1] = int_array(sdispls, &n[1]);
+    if (arrays[1] != NULL) arrays[2] = int_array(recvcounts, &n[2]);
+    if (arrays[2] != NULL) arrays[3] = int_array(rdispls, &n[3]);
+    MPIX_Info *info = NULL;
+    int code = MPI_SUCCESS;
+    if (arrays[3] != NULL && info_from(info_dict, &info) == 0) {
+        code = init(self->has_send ? self->send.buf : MPI_IN_PLACE, arrays[0], arrays[1], stype, self->recv.buf,
+                    arrays[2], arrays[3], rtype, ((Comm *)comm)->comm, info, &self->request);
+        if (info != NULL) MPIX_Info_free(&info);
+        if (code != MPI_SUCCESS) raise_code(code);
+    }
+    for (int i = 0; i < 4; ++i) PyMem_Free(arrays[i]);
+    if (PyErr_Occurred()) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* _alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+ * recvtype, comm, info). */
+static PyObject *alltoall_init(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *send_object, *sendtype, *recv_object, *recvtype, *comm, *info_dict;
+    int sendcount, recvcount;
+    if (!PyArg_ParseTuple(args, "OiOOiOOO", &send_object, &sendcount, &sendtype, &recv_object, &recvcount,
+                          &recvtype, &comm, &info_dict))
+        return NULL;
+    MPI_Datatype stype, rtype;
+    if (mpi_handle(sendtype, &stype, sizeof stype) != 0 || mpi_handle(recvtype, &rtype, sizeof rtype) != 0)
+        return NULL;
+    Request *self = new_request(comm, send_object, recv_object);
+    if (self == NULL) return NULL;
+    MPIX_Info *info = NULL;
+    if (info_from(info_dict, &info) == 0) {
+        const int code = alltoall_init_entry(self->has_send ? self->send.buf : MPI_IN_PLACE, sendcount, stype,
+                                            self->recv.buf, recvcount, rtype, ((Comm *)comm)->comm, info,
+                                            &self->request);
+        if (info != NULL) MPIX_Info_free(&info);
+        if (code != MPI_SUCCESS) raise_code(code);
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+/* _algorithms(family): [(name, description, capabilities)] from its listing. */
+static PyObject *algorithms(PyObject *module, PyObject *args) {
+    (void)module;
+    const char *family;
+    if (!PyArg_ParseTuple(args, "s", &family)) return NULL;
+    int (*count_of)(int *) = NULL;
+    int (*describe)(int, const char **, const char **, int *) = NULL;
+    if (strcmp(family, "alltoallv") == 0) count_of = MPIX_Alltoallv_algorithm_count, describe = MPIX_Alltoallv_algorithm;
+    if (strcmp(family, "alltoall") == 0) count_of = MPIX_Alltoall_algorithm_count, describe = MPIX_Alltoall_algorithm;
+    if (strcmp(family, "neighbor_alltoallv") == 0)
+        count_of = MPIX_Neighbor_alltoallv_algorithm_count, describe = MPIX_Neighbor_alltoallv_algorithm;
+    if (count_of == NULL)
+        return PyErr_Format(PyExc_ValueError, "no family '%s' (alltoallv, alltoall, neighbor_alltoallv)", family);
+    int count = 0;
+    int code = count_of(&count);
+    if (code != MPI_SUCCESS) return raise_code(code);
+    PyObject *rows = PyList_New(count);
+    for (int i = 0; rows != NULL && i < count; ++i) {
+        const char *name, *description;
+        int capabilities;
+        code = describe(i, &name, &description, &capabilities);
+        if (code != MPI_SUCCESS) {
+            Py_DECREF(rows);
+            return raise_code(code);
+        }
+        PyList_SET_ITEM(rows, i, Py_BuildValue("(ssi)", name, description, capabilities));
+    }
+    return rows;
+}
+
+static PyMethodDef module_methods[] = {
+    {"_vector_init", vector_init, METH_VARARGS, "MPIX_Alltoallv_init or MPIX_Neighbor_alltoallv_init."},
+    {"_alltoall_init", alltoall_init, METH_VARARGS, "MPIX_Alltoall_init."},
+    {"_algorithms", algorithms, METH_VARARGS, "A family's registered algorithms."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_definition = {PyModuleDef_HEAD_INIT, "_mpixrma",
+                                               "The C half of mpixrma (see mpixrma/__init__.py).", -1,
+                                               module_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__mpixrma(void) {
+    alltoallv_init_entry = (mpixrma_vector_init)mpixrma_entry("MPIX_Alltoallv_init");
+    neighbor_alltoallv_init_entry = (mpixrma_vector_init)mpixrma_entry("MPIX_Neighbor_alltoallv_init");
+    alltoall_init_entry = (mpixrma_alltoall_init)mpixrma_entry("MPIX_Alltoall_init");
+    if (alltoallv_init_entry == NULL || neighbor_alltoallv_init_entry == NULL || alltoall_init_entry == NULL) {
+        PyErr_SetString(PyExc_ImportError, "mpixrma: libmpixrma's entry points were not found");
+        return NULL;
+    }
+    if (PyType_Ready(&CommType) < 0 || PyType_Ready(&RequestType) < 0) return NULL;
+    PyObject *module = PyModule_Create(&module_definition);
+    if (module == NULL) return NULL;
+    mpix_error = PyErr_NewException("mpixrma.Error", PyExc_RuntimeError, NULL);
+    Py_INCREF(&CommType);
+    Py_INCREF(&RequestType);
+    if (mpix_error == NULL || PyModule_AddObject(module, "Error", mpix_error) < 0 ||
+        PyModule_AddObject(module, "Comm", (PyObject *)&CommType) < 0 ||
+        PyModule_AddObject(module, "Request", (PyObject *)&RequestType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(mpix_error);
+    return module;
+}
