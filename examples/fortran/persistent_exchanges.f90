@@ -105,6 +105,7 @@ program persistent_exchanges
   call MPIX_Comm_free(ring_xcomm)
   call MPI_Comm_free(ring)
   call MPIX_Comm_free(xcomm)
+  deallocate(sendcounts, sdispls, recvcounts, rdispls, send, recv, expected, isend, irecv, iexpected)
 
   call MPI_Allreduce(MPI_IN_PLACE, wrong, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0 .and. wrong == 0) print '(a, i0, a, a)', "persistent_exchanges: ok at ", ranks, &
