@@ -4,8 +4,8 @@
  * MPI_Comm_f2c / MPI_Type_f2c (macros on MPICH, functions on Open MPI), and
  * back for the communicator the library keeps; call the family inits by
  * libmpixrma's own addresses (library_entry.h); read a buffer's address from
- * its Fortran descriptor; and stand for C's MPI_STATUS_IGNORE. Each function is the C call it names, with
- * Fortran handles; nothing else.
+ * its Fortran descriptor; and stand for C's MPI_STATUS_IGNORE. Each function
+ * is the C call it names, with Fortran handles; nothing else.
  */
 #include <ISO_Fortran_binding.h>
 #include <mpi.h>
