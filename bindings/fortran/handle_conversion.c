@@ -37,15 +37,24 @@ int mpix_fortran_comm_get_comm(const MPIX_Comm *xcomm, MPI_Fint *comm) {
     return rc;
 }
 
+/* A vector family's init (the entry named), with Fortran datatypes. */
+static int vector_init(void **cached, const char *name, const void *sendbuf, const int sendcounts[],
+                       const int sdispls[], MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
+                       MPIX_Request **request) {
+    const mpixrma_vector_init call = (mpixrma_vector_init)entry(cached, name);
+    if (call == NULL) return MPI_ERR_INTERN;
+    return call(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts, rdispls,
+                MPI_Type_f2c(recvtype), xcomm, info, request);
+}
+
 int mpix_fortran_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
                                 const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
                                 MPIX_Info *info, MPIX_Request **request) {
     static void *init;
-    const mpixrma_vector_init call = (mpixrma_vector_init)entry(&init, "MPIX_Alltoallv_init");
-    if (call == NULL) return MPI_ERR_INTERN;
-    return call(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts, rdispls,
-                MPI_Type_f2c(recvtype), xcomm, info, request);
+    return vector_init(&init, "MPIX_Alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                       rdispls, recvtype, xcomm, info, request);
 }
 
 int mpix_fortran_alltoall_init(const void *sendbuf, int sendcount, MPI_Fint sendtype, void *recvbuf,
@@ -63,10 +72,8 @@ int mpix_fortran_neighbor_alltoallv_init(const void *sendbuf, const int sendcoun
                                          const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
                                          MPIX_Info *info, MPIX_Request **request) {
     static void *init;
-    const mpixrma_vector_init call = (mpixrma_vector_init)entry(&init, "MPIX_Neighbor_alltoallv_init");
-    if (call == NULL) return MPI_ERR_INTERN;
-    return call(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts, rdispls,
-                MPI_Type_f2c(recvtype), xcomm, info, request);
+    return vector_init(&init, "MPIX_Neighbor_alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                       recvcounts, rdispls, recvtype, xcomm, info, request);
 }
 
 /* The address of a Fortran variable passed by reference: how the module

@@ -354,6 +354,21 @@ fail:
     return NULL;
 }
 
+/* The send and receive datatypes from their integers; -1 with an exception. */
+static int datatypes(PyObject *sendtype, PyObject *recvtype, MPI_Datatype *stype, MPI_Datatype *rtype) {
+    return mpi_handle(sendtype, stype, sizeof *stype) != 0 || mpi_handle(recvtype, rtype, sizeof *rtype) != 0 ? -1 : 0;
+}
+
+/* What an init call returns: the request, or NULL with the exception its
+ * making raised (the request and its buffer views released). */
+static PyObject *made(Request *self) {
+    if (PyErr_Occurred()) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
 /* _vector_init(family, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
  * recvcounts, rdispls, recvtype, comm, info): family "alltoallv" or
  * "neighbor_alltoallv". */
@@ -370,8 +385,7 @@ static PyObject *vector_init(PyObject *module, PyObject *args) {
     if (strcmp(family, "neighbor_alltoallv") == 0) init = neighbor_alltoallv_init_entry;
     if (init == NULL) return PyErr_Format(PyExc_ValueError, "no vector family '%s'", family);
     MPI_Datatype stype, rtype;
-    if (mpi_handle(sendtype, &stype, sizeof stype) != 0 || mpi_handle(recvtype, &rtype, sizeof rtype) != 0)
-        return NULL;
+    if (datatypes(sendtype, recvtype, &stype, &rtype) != 0) return NULL;
     Request *self = new_request(comm, send_object, recv_object);
     if (self == NULL) return NULL;
     Py_ssize_t n[4];
@@ -388,11 +402,7 @@ static PyObject *vector_init(PyObject *module, PyObject *args) {
         if (code != MPI_SUCCESS) raise_code(code);
     }
     for (int i = 0; i < 4; ++i) PyMem_Free(arrays[i]);
-    if (PyErr_Occurred()) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return (PyObject *)self;
+    return made(self);
 }
 
 /* _alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
@@ -405,8 +415,7 @@ static PyObject *alltoall_init(PyObject *module, PyObject *args) {
                           &recvtype, &comm, &info_dict))
         return NULL;
     MPI_Datatype stype, rtype;
-    if (mpi_handle(sendtype, &stype, sizeof stype) != 0 || mpi_handle(recvtype, &rtype, sizeof rtype) != 0)
-        return NULL;
+    if (datatypes(sendtype, recvtype, &stype, &rtype) != 0) return NULL;
     Request *self = new_request(comm, send_object, recv_object);
     if (self == NULL) return NULL;
     MPIX_Info *info = NULL;
@@ -417,26 +426,34 @@ static PyObject *alltoall_init(PyObject *module, PyObject *args) {
         if (info != NULL) MPIX_Info_free(&info);
         if (code != MPI_SUCCESS) raise_code(code);
     }
-    if (PyErr_Occurred()) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    return (PyObject *)self;
+    return made(self);
 }
+
+/* Every family of collectives/families.def, by folder, with its public
+ * listing: the families table is the only list of them. */
+typedef struct {
+    const char *folder;
+    int (*count)(int *);
+    int (*describe)(int, const char **, const char **, int *);
+} ListedFamily;
+
+static const ListedFamily listed_families[] = {
+#define MPIX_FAMILY(folder, Name, rows_namespace) {#folder, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+};
 
 /* _algorithms(family): [(name, description, capabilities)] from its listing. */
 static PyObject *algorithms(PyObject *module, PyObject *args) {
     (void)module;
     const char *family;
     if (!PyArg_ParseTuple(args, "s", &family)) return NULL;
-    int (*count_of)(int *) = NULL;
-    int (*describe)(int, const char **, const char **, int *) = NULL;
-    if (strcmp(family, "alltoallv") == 0) count_of = MPIX_Alltoallv_algorithm_count, describe = MPIX_Alltoallv_algorithm;
-    if (strcmp(family, "alltoall") == 0) count_of = MPIX_Alltoall_algorithm_count, describe = MPIX_Alltoall_algorithm;
-    if (strcmp(family, "neighbor_alltoallv") == 0)
-        count_of = MPIX_Neighbor_alltoallv_algorithm_count, describe = MPIX_Neighbor_alltoallv_algorithm;
-    if (count_of == NULL)
-        return PyErr_Format(PyExc_ValueError, "no family '%s' (alltoallv, alltoall, neighbor_alltoallv)", family);
+    const ListedFamily *listed = NULL;
+    for (size_t i = 0; i < sizeof listed_families / sizeof *listed_families; ++i)
+        if (strcmp(family, listed_families[i].folder) == 0) listed = &listed_families[i];
+    if (listed == NULL) return PyErr_Format(PyExc_ValueError, "no family '%s' in collectives/families.def", family);
+    int (*count_of)(int *) = listed->count;
+    int (*describe)(int, const char **, const char **, int *) = listed->describe;
     int count = 0;
     int code = count_of(&count);
     if (code != MPI_SUCCESS) return raise_code(code);
