@@ -8,7 +8,10 @@
  * alone, buffers untouched), barrier (the calls with an MPI_Barrier between
  * them, as OSU-style benchmarks run) or sweep (OSU's default run: the
  * barrier loop, but each size only 50 untimed and 200 timed calls, 20 and
- * 100 from 1 MiB: a new pattern every 250 calls, timed from its 51st).
+ * 100 from 1 MiB: a new pattern every 250 calls, timed from its 51st)
+ * or prefix (the sweep over all sizes but the last, then 1000 calls of the
+ * last, timed from its first: the time per call over its first 50, 100,
+ * 250 and 1000 calls, which is what a pattern's admission must repay).
  * Run it plain and under LD_PRELOAD=libmpixrma_intercept.so
  * (benchmarks/dropin.py alternates the launches) and compare.
  *
@@ -39,10 +42,11 @@ int main(int argc, char **argv) {
     const char *loop = o.loop;
     const int repeats = o.repeats;
     FILE *csv = o.csv;
-    const int application = !strcmp(loop, "application"), sweep = !strcmp(loop, "sweep");
+    const int prefix = !strcmp(loop, "prefix");
+    const int application = !strcmp(loop, "application"), sweep = prefix || !strcmp(loop, "sweep");
     const int barrier = sweep || !strcmp(loop, "barrier");
     if (!application && !barrier && strcmp(loop, "exchange"))
-        dropin_usage_error(rank, "bench_dropin", "--loop takes application, exchange, barrier or sweep", NULL);
+        dropin_usage_error(rank, "bench_dropin", "--loop takes application, exchange, barrier, sweep or prefix", NULL);
     const int alltoall = !strcmp(o.collective, "alltoall"), neighbor = !strcmp(o.collective, "neighbor");
     if (!alltoall && !neighbor && strcmp(o.collective, "alltoallv"))
         dropin_usage_error(rank, "bench_dropin", "--collective takes alltoallv, alltoall or neighbor", NULL);
@@ -57,7 +61,8 @@ int main(int argc, char **argv) {
     int *counts = malloc(p * sizeof(int)), *displs = malloc(p * sizeof(int));
     int failed = 0;
     char *sizes = strdup(o.sizes);
-    for (char *item = strtok(sizes, ","); item; item = strtok(NULL, ",")) {
+    for (char *item = strtok(sizes, ","), *next; item; item = next) {
+        next = strtok(NULL, ",");
         const long bytes = atol(item);
         if (bytes < 1) continue;
         for (int i = 0; i < p; ++i) counts[i] = (int)bytes, displs[i] = (int)(i * bytes);
@@ -71,11 +76,17 @@ int main(int argc, char **argv) {
         const int large = bytes >= 1048576;
         if (sweep) iterations = large ? 100 : 200;
         const int timed_repeats = sweep ? 1 : repeats;
+        /* The prefix loop's last size: cumulative times at these calls. */
+        static const long checkpoints[] = {50, 100, 250, 1000};
+        const int checkpoint_count = prefix && !next ? 4 : 0;
+        double at_checkpoint[4];
         double times[100];
         volatile unsigned sink = 0;
-        for (int rep = -1; rep < timed_repeats; ++rep) {  /* rep -1: warm-up */
+        if (checkpoint_count) iterations = checkpoints[checkpoint_count - 1];
+        for (int rep = checkpoint_count ? 0 : -1; rep < timed_repeats; ++rep) {  /* rep -1: warm-up */
             long calls = rep < 0 && iterations < 100 ? 100 : iterations;
             if (sweep && rep < 0) calls = large ? 20 : 50;
+            int checkpoint = 0;
             MPI_Barrier(MPI_COMM_WORLD);
             const double begin = MPI_Wtime();
             for (long it = 0; it < calls; ++it) {
@@ -96,6 +107,8 @@ int main(int argc, char **argv) {
                     sink += s;
                 }
                 if (barrier) MPI_Barrier(MPI_COMM_WORLD);
+                if (checkpoint < checkpoint_count && it + 1 == checkpoints[checkpoint])
+                    at_checkpoint[checkpoint++] = (MPI_Wtime() - begin) / (it + 1);
             }
             double t = (MPI_Wtime() - begin) / calls;
             MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -106,9 +119,19 @@ int main(int argc, char **argv) {
         for (int k = 0; k < peers; ++k)
             for (long b = 0; b < bytes; b += LINE)
                 if (recv[k * bytes + b] != value(last, neighbor ? from[k] : k, rank, b)) failed = 1;
-        const double t = dropin_median(times, timed_repeats);
-        if (csv) fprintf(csv, "%ld,%.9g\n", bytes, t);
-        if (rank == 0) printf("bench_dropin: %8ld B per peer: %10.2f us per call\n", bytes, t * 1e6);
+        if (checkpoint_count) { /* the prefix's rows: calls, not bytes */
+            MPI_Allreduce(MPI_IN_PLACE, at_checkpoint, checkpoint_count, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+            for (int c = 0; c < checkpoint_count; ++c) {
+                if (csv) fprintf(csv, "%ld,%.9g\n", checkpoints[c], at_checkpoint[c]);
+                if (rank == 0)
+                    printf("bench_dropin: first %4ld calls of %ld B per peer: %10.2f us per call\n", checkpoints[c],
+                           bytes, at_checkpoint[c] * 1e6);
+            }
+        } else {
+            const double t = dropin_median(times, timed_repeats);
+            if (csv && !prefix) fprintf(csv, "%ld,%.9g\n", bytes, t);
+            if (rank == 0) printf("bench_dropin: %8ld B per peer: %10.2f us per call\n", bytes, t * 1e6);
+        }
         free(send), free(recv);
     }
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -13,9 +13,11 @@
 //   the node channel, whichever measured faster; intercept/agreement.hpp)
 //   settles: which cache slots hold every rank's current arguments,
 //   whether any rank's call cannot be served at all, the largest block any
-//   rank moves, the fewest recent repeats of its pattern any rank has seen,
-//   and a fingerprint of the settings (which must agree: otherwise the
-//   ranks would skip different calls).
+//   rank moves, the fewest recent repeats of its pattern any rank has seen
+//   and for how many calls it has run, what its calls, an agreement and an
+//   admission cost (intercept/recent_calls.hpp: the slowest rank's), and a
+//   fingerprint of the settings (which must agree: otherwise the ranks
+//   would skip different calls).
 // - Served: some slot holds every rank's arguments (the first such slot).
 //   A cached pattern was admitted at one call on every rank at once, into
 //   the slot all ranks count alike, from the arguments each rank passed
@@ -26,22 +28,28 @@
 //   does not depend on the buffers (the node channel's copy-in/copy-out,
 //   point-to-point off the node; mpix_buffers_move), so each call passes its
 //   own sendbuf and recvbuf.
-// - Otherwise the call goes to MPI's own (PMPI_Alltoallv, ...). Then, if
-//   every rank could be served, the exchange is large enough and every rank
-//   has seen its pattern `repeats` times among its recent calls, the
-//   pattern is admitted (collectively, a request made over this call's
-//   buffers; the least recently served pattern leaves when the cache is
-//   full). If the exchange
-//   is too small, or some rank's pattern is not repeating, the next calls
-//   skip the agreement altogether and pass straight through, for a number
-//   of calls that doubles while that stays so (a small exchange pays one
-//   agreement every 1024 calls at most).
+// - Otherwise the call goes to MPI's own (PMPI_Alltoallv, ...). The first
+//   such call that every rank could be served sets the communicator up
+//   (the library's communicator, the agreement's channel): once, early,
+//   in a call a program or benchmark runs as its warm-up, not in the first
+//   call of a large exchange it times. Then, if the exchange is large
+//   enough, every rank has seen its pattern `repeats` times among its
+//   recent calls and the pattern's calls have cost MPI what admitting it
+//   will (rent or buy, selector/admission.hpp), the pattern is admitted
+//   (collectively, a request made over this call's buffers; the least
+//   recently served pattern leaves when the cache is full). Until then,
+//   and where the exchange is too small or some rank's pattern does not
+//   repeat, the next calls skip the agreement and pass straight through:
+//   as many as keep the agreements within a small share of the calls'
+//   time (cheap calls are looked at rarely, expensive ones often), fewer
+//   where the pattern will have paid sooner, and at most twice as many as
+//   the last time.
 // - A served exchange runs auto, whose tournament races the algorithms that
 //   can serve it against MPI's own call, on every rank alike. Where MPI's
 //   call wins, the pattern stays cached but goes back to MPI's call,
 //   and, unless another pattern of the communicator is still served, the
-//   agreements back off (one every 1024 calls at most); a changed pattern
-//   is admitted and raced afresh.
+//   agreements space out as for a pattern too small to serve; a changed
+//   pattern is admitted and raced afresh.
 // A rank whose arguments changed therefore never meets a served peer inside
 // a different operation: the agreement comes first, and it sends everyone
 // to MPI's own call together.
@@ -57,9 +65,12 @@ namespace mpix::intercept {
 
 namespace {
 
-constexpr long max_skip = 1024;
-constexpr std::size_t recent_window = 16;  // calls a rank remembers for repeats
-constexpr long stale_after = 4096;         // calls after which an unused pattern leaves
+constexpr long recent_window = RecentCalls::window;
+constexpr long stale_after = 4096;  // calls after which an unused pattern leaves
+constexpr long first_gap = 8;       // calls between the first agreements, at most
+
+std::int64_t in_ns(double us) { return static_cast<std::int64_t>(1e3 * us); }
+double in_us(std::int64_t ns) { return 1e-3 * static_cast<double>(ns); }
 
 // Whether the registered algorithm called name is the MPI's own call (its
 // capability, from the collective's public listing): read once per settled
@@ -147,7 +158,7 @@ int ServedExchanges::call_uniform(const void* sendbuf, int sendcount, MPI_Dataty
 
 ServedExchanges::ServedExchanges(MPI_Comm comm, Collective collective, const InterceptConfig& settings)
     : comm_(comm), collective_(collective), settings_(settings),
-      agreement_(comm, static_cast<int>(std::tuple_size_v<Votes>)), recent_(recent_window, 0) {
+      agreement_(comm, static_cast<int>(std::tuple_size_v<Votes>)) {
   if (collective != Collective::neighbor_alltoallv) {
     PMPI_Comm_size(comm, &send_entries_);
     recv_entries_ = send_entries_;
@@ -170,13 +181,14 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   // The calls just before an agreement are remembered too (a hash of the
   // arguments, no MPI call), so that a pattern that settled while calls
   // were skipped is admitted at once; the others cost a comparison.
-  if (now + static_cast<long>(recent_window) < skip_until_)
+  if (now + recent_window < skip_until_)
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   const CallArguments args{sendbuf,  recvbuf,  sendcounts,    sdispls,      sendtype,
                            recvcounts, rdispls, recvtype,      send_entries_, recv_entries_};
-  const int repeats = local_repeats(args.hash());
+  recent_.record(now, args.hash());
   if (now < skip_until_)
-    return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+    return timed_pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  const RecentCalls::Pattern recent = recent_.at_agreement(now);
 
   const ExchangePattern& pattern = scratch_;
   scratch_.describe(args);
@@ -192,14 +204,26 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   }
   a[unservable] = pattern.servable ? 0 : 1;
   a[largest_block] = pattern.largest_block;
-  a[minus_repeats] = pattern.servable ? -repeats : 0;
+  a[minus_repeats] = pattern.servable ? -recent.repeats : 0;
+  a[minus_pattern_calls] = pattern.servable ? -recent.calls : 0;
+  a[pattern_call_ns] = in_ns(recent.call_us);
+  a[call_ns] = in_ns(recent_.mean_call_us());
+  a[check_ns] = in_ns(fastest_check_us_);
+  a[admission_ns] = in_ns(last_admission_us_);
   a[settings] = settings_hash;
   a[minus_settings] = -settings_hash;
   const double begin = MPI_Wtime();
   const int agreed = agreement_.max(a.data());
-  counters_.agreement_seconds += MPI_Wtime() - begin;
+  const double check_seconds = MPI_Wtime() - begin;
+  counters_.agreement_seconds += check_seconds;
+  // The fastest: the first agreements of a process pay MPI's own first-call
+  // costs, which later ones do not (the channel's latency replaces it at
+  // the first admission).
+  if (counters_.agreements == 0 || 1e6 * check_seconds < fastest_check_us_) fastest_check_us_ = 1e6 * check_seconds;
   ++counters_.agreements;
   if (agreed != MPI_SUCCESS) return agreed;  // raised on the communicator by MPI
+  call_us_ = in_us(a[call_ns]);
+  check_us_ = in_us(a[check_ns]);
 
   if (a[settings] != -a[minus_settings] || !settings_.enabled) {
     int rank = 0;
@@ -222,14 +246,37 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   // receive under MPI_ERRORS_RETURN) keeps the shared clock with the others,
   // or it would meet them next in a different collective. An admission over
   // arguments MPI rejected fails in MPIX_Alltoallv_init, on every rank.
-  const int rc = pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  const int rc =
+      timed_pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  // The communicator is set up at its first call that could be served, of
+  // any size: once, early, in a call that passes through (a program's or a
+  // benchmark's first calls are its warm-up), so that no admission of a
+  // large exchange later waits for it.
+  if (a[unservable] == 0 && !set_up()) return rc;
   const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
-  if (!worth_it)
-    back_off(max_skip);  // too small, or some rank cannot be served: rarely worth a look
-  else if (-a[minus_repeats] >= settings_.repeats)
+  if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
+    look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
+    return rc;
+  }
+  // Large enough to serve. Rent or buy (selector/admission.hpp): the
+  // pattern is admitted once its calls have cost MPI what admitting it will.
+  const double pattern_us = a[pattern_call_ns] > 0 ? in_us(a[pattern_call_ns]) : call_us_;
+  const double rent_us = static_cast<double>(-a[minus_pattern_calls]) * in_us(a[pattern_call_ns]);
+  const double price_us = admission_price_us(in_us(a[admission_ns]), pattern_us, tournament_rule_, admission_rule_);
+  if (-a[minus_repeats] >= settings_.repeats && admission_pays(rent_us, price_us))
     admit(sendbuf, recvbuf);
   else
-    back_off(settings_.repeats * 4);  // not repeating yet: look again soon
+    look_again_after(calls_before_next_check(pattern_us, check_us_, true, rent_us, price_us, admission_rule_));
+  return rc;
+}
+
+// Timed for the rent (RecentCalls): only calls just before an agreement.
+int ServedExchanges::timed_pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                        const int rdispls[], MPI_Datatype recvtype) {
+  const double begin = MPI_Wtime();
+  const int rc = pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  recent_.timed(1e6 * (MPI_Wtime() - begin));
   return rc;
 }
 
@@ -249,11 +296,11 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
                            MPI_Datatype recvtype) {
   entry.last_used = counters_.calls;
   if (entry.pass_through) {
-    back_off_unless_serving();
+    look_again_unless_serving();
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
   ++counters_.served;
-  skip_length_ = 8;
+  longest_gap_ = first_gap;
   int rc = MPIX_Start_with_buffers(entry.request, sendbuf, recvbuf);
   if (rc == MPI_SUCCESS) rc = MPIX_Wait(entry.request, MPI_STATUS_IGNORE);
   // The library raised it on its duplicate (errors return there): MPI raises
@@ -277,7 +324,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
     entry.pass_through = true;
     ++counters_.returned;
     MPIX_Request_free(&entry.request);
-    back_off_unless_serving();
+    look_again_unless_serving();
   }
   return rc;
 }
@@ -288,33 +335,58 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
 // may come next). One served long ago (an earlier phase of the program)
 // does not keep every call paying the agreement: if it comes back, the
 // next agreement finds it again. last_used and the call count are agreed.
-void ServedExchanges::back_off_unless_serving() {
+void ServedExchanges::look_again_unless_serving() {
   const long now = counters_.calls;
   const bool serving = std::any_of(entries_.begin(), entries_.end(), [now](const Entry& e) {
-    return e.request && !e.pass_through && now - e.last_used <= static_cast<long>(recent_window);
+    return e.request && !e.pass_through && now - e.last_used <= recent_window;
   });
-  if (!serving) back_off(max_skip);
+  if (!serving) look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
 }
 
-// Collective: every rank calls it at the same call (the decision is agreed).
+// Collective, at an agreed call: the communicator's one-time set-up (the
+// library's communicator, the agreement's channel). False: it failed, on every rank alike, and this
+// communicator's calls go to MPI from now on.
+bool ServedExchanges::set_up() {
+  if (xcomm_ != nullptr) return true;
+  if (disabled_) return false;
+  const double begin = MPI_Wtime();
+  // On a duplicate that returns errors (the library's own duplicate
+  // inherits that): a failure here must not reach the user's handler,
+  // which may abort; MPI's call itself has succeeded. The duplicate itself
+  // is made while the user's communicator returns errors (no context id
+  // left, say), and whether every rank made it is agreed before any uses it.
+  MPI_Errhandler users = MPI_ERRHANDLER_NULL;
+  PMPI_Comm_get_errhandler(comm_, &users);
+  PMPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  int duplicated = PMPI_Comm_dup(comm_, &errors_return_comm_) == MPI_SUCCESS ? 1 : 0;
+  if (PMPI_Allreduce(MPI_IN_PLACE, &duplicated, 1, MPI_INT, MPI_MIN, comm_) != MPI_SUCCESS) duplicated = 0;
+  PMPI_Comm_set_errhandler(comm_, users);
+  PMPI_Errhandler_free(&users);
+  if (!duplicated) {
+    if (errors_return_comm_ != MPI_COMM_NULL) PMPI_Comm_free(&errors_return_comm_);
+    disabled_ = true;
+    counters_.setup_seconds += MPI_Wtime() - begin;
+    return false;
+  }
+  PMPI_Comm_set_errhandler(errors_return_comm_, MPI_ERRORS_RETURN);
+  if (MPIX_Comm_init(&xcomm_, errors_return_comm_) != MPI_SUCCESS) {  // fails on every rank alike
+    xcomm_ = nullptr;
+    disabled_ = true;
+  } else {
+    // The agreement's channel, and its latency for the agreements' cadence
+    // (each admission times it again).
+    fastest_check_us_ = 1e-3 * static_cast<double>(agreement_.choose(xcomm_, settings_.agreement));
+  }
+  counters_.setup_seconds += MPI_Wtime() - begin;
+  return !disabled_;
+}
+
+// Collective: every rank calls it at the same call (the decision is agreed),
+// after set_up().
 void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   const ExchangePattern& pattern = scratch_;
-  // The first admission sets the communicator up (the library's
-  // communicator, the agreement's channel): counted apart from the request.
   const double begin = MPI_Wtime();
-  const bool first = xcomm_ == nullptr;
-  if (xcomm_ == nullptr) {
-    // On a duplicate that returns errors (the library's own duplicate
-    // inherits that): a failure here must not reach the user's handler,
-    // which may abort; MPI's call itself has succeeded.
-    PMPI_Comm_dup(comm_, &errors_return_comm_);
-    PMPI_Comm_set_errhandler(errors_return_comm_, MPI_ERRORS_RETURN);
-    if (MPIX_Comm_init(&xcomm_, errors_return_comm_) != MPI_SUCCESS) {  // fails on every rank alike
-      xcomm_ = nullptr;
-      disabled_ = true;
-      return;
-    }
-  }
+  const bool first = counters_.patterns == 0;
   const long now = counters_.calls;
   for (Entry& e : entries_)
     if (now - e.last_used > stale_after) free_entry(e);
@@ -338,7 +410,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   // wins, no longer does: the tournament credits its latency to it.
   // The agreement's path is chosen here, at an agreed call, by timing.
   const long long agreement_ns = agreement_.choose(xcomm_, settings_.agreement);
-  const double request_begin = MPI_Wtime();
+  fastest_check_us_ = 1e-3 * static_cast<double>(agreement_ns);
   MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_ns).c_str());
   MPIX_Info_set(info, "mpix_buffers_move", "true");
   Entry entry;
@@ -366,30 +438,29 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
       break;
   }
   MPIX_Info_free(&info);
-  const double end = MPI_Wtime();
-  if (first) counters_.setup_seconds += request_begin - begin;
-  counters_.admission_seconds += end - (first ? request_begin : begin);
+  const double spent_us = 1e6 * (MPI_Wtime() - begin);
+  counters_.admission_seconds += 1e-6 * spent_us;
+  // The first admission on a communicator also builds what its requests
+  // share (the library's first request, the node channel): a price no
+  // later pattern pays. Later ones grow with the blocks (each request's
+  // own segments), so the last is the estimate of the next.
+  if (!first) last_admission_us_ = spent_us;
   if (rc != MPI_SUCCESS) {  // agreed: the same on every rank
     disabled_ = true;
     return;
   }
   ++counters_.patterns;
-  skip_length_ = 8;
+  longest_gap_ = first_gap;
   entries_.push_back(std::move(entry));
 }
 
-// The next calls, up to a number that doubles each time up to limit, pass
-// straight through.
-void ServedExchanges::back_off(long limit) {
-  skip_until_ = counters_.calls + std::min(skip_length_, limit);
-  skip_length_ = std::min(2 * skip_length_, limit);
-}
-
-int ServedExchanges::local_repeats(std::uint64_t hash) {
-  const int seen = static_cast<int>(std::count(recent_.begin(), recent_.end(), hash));
-  recent_[recent_next_] = hash;
-  recent_next_ = (recent_next_ + 1) % recent_.size();
-  return seen + 1;
+// The next calls pass straight through: as many as the rule allows, but
+// at most twice as many as last time, so that the agreements' cost is
+// measured (the fastest so far) before it spaces them far apart.
+void ServedExchanges::look_again_after(long calls) {
+  calls = std::min(calls, longest_gap_);
+  longest_gap_ = std::min(2 * std::max(calls, first_gap), admission_rule_.max_calls_between_checks);
+  skip_until_ = counters_.calls + calls;
 }
 
 void ServedExchanges::free_entry(Entry& e) {

@@ -16,6 +16,8 @@
 #include "intercept/agreement.hpp"
 #include "intercept/exchange_pattern.hpp"
 #include "intercept/intercept_config.hpp"
+#include "intercept/recent_calls.hpp"
+#include "selector/admission.hpp"
 
 namespace mpix::intercept {
 
@@ -89,18 +91,34 @@ class ServedExchanges {
   };
   // What every rank contributes to one agreement (the maximum over ranks):
   // the fields below, then per cache slot whether its pattern is not this
-  // rank's (so after the maximum, 0 means it is every rank's).
-  enum Field { matched_any, unservable, largest_block, minus_repeats, settings, minus_settings, slots };
+  // rank's (so after the maximum, 0 means it is every rank's). Times in
+  // nanoseconds: the slowest rank's.
+  enum Field {
+    matched_any,
+    unservable,
+    largest_block,
+    minus_repeats,        // the fewest repeats in a rank's recent calls
+    minus_pattern_calls,  // the fewest calls a rank's pattern has run (RecentCalls)
+    pattern_call_ns,      // what a call of the pattern costs MPI
+    call_ns,              // what a recent call costs MPI, whatever its pattern
+    check_ns,             // what an agreement costs
+    admission_ns,         // what an admission costs (the last after the first)
+    settings,
+    minus_settings,
+    slots
+  };
   using Votes = std::array<std::int64_t, slots + max_entries>;
 
   int pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   int serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+  bool set_up();
   void admit(const void* sendbuf, void* recvbuf);
-  void back_off(long limit);
-  void back_off_unless_serving();
-  int local_repeats(std::uint64_t hash);
+  void look_again_after(long calls);
+  void look_again_unless_serving();
+  int timed_pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   void free_entry(Entry& e);
 
   MPI_Comm comm_;
@@ -123,9 +141,15 @@ class ServedExchanges {
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
   bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike
   long skip_until_ = 0;         // agreed: calls before this one pass without agreement
-  long skip_length_ = 8;
-  std::vector<std::uint64_t> recent_;  // this rank's last patterns' hashes (ring)
-  std::size_t recent_next_ = 0;
+  long longest_gap_ = 8;        // agreed: the most calls the next skip may take
+  RecentCalls recent_;          // this rank's
+  AdmissionRule admission_rule_;
+  TournamentRule tournament_rule_;  // the served requests' (the price of their trials)
+  // Agreed at the last agreement (microseconds): what a call and an
+  // agreement cost, for the cadence of the next ones.
+  double call_us_ = 0, check_us_ = 0;
+  double fastest_check_us_ = 0;        // this rank's fastest agreement
+  double last_admission_us_ = 0;  // this rank's, after the first admission (0: none yet)
   Counters counters_;
 };
 

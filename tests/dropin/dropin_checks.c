@@ -8,10 +8,12 @@
  *   the others' do not; one rank whose receive displacements alone change;
  *   MPI_IN_PLACE; a derived contiguous type and a non-contiguous one; a communicator freed and a new one made; two threads
  *   on two communicators; an exchange too small to serve; an
- *   intercommunicator and a one-rank communicator, which pass through.
+ *   intercommunicator and a one-rank communicator, which pass through;
+ *   exchanges that each run six calls, too few to repay their admission.
  * Communicators are named for the drop-in's report at MPI_Finalize
- * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served, and
- * "pass:..." ones must not appear at all (the drop-in keeps no state there).
+ * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served,
+ * "short:..." ones none, and "pass:..." ones must not appear at all (the
+ * drop-in keeps no state there).
  * Prints "dropin_checks: ok" on rank 0 when every call delivered MPI's data. */
 #include <mpi.h>
 #include <pthread.h>
@@ -115,6 +117,22 @@ static void fixed(MPI_Comm comm, const char *name, int block) {
         checked_call(name, call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
     }
     free(send), free(recv), free_pattern(&p);
+}
+
+/* Patterns of six calls each, every one new: repeating (three repeats are
+ * enough to be admitted) but never for as many calls as the trials of a
+ * tournament alone would cost (selector/admission.hpp: nine calls of the
+ * pattern), so none may be admitted, whatever the calls take. */
+static void short_lived(MPI_Comm comm) {
+    for (int phase = 0; phase < 8; ++phase) {
+        Pattern p = pattern(size_, rank_, 1000 + 16 * phase, 0);
+        int *send = malloc(p.send_elements * sizeof(int)), *recv = malloc(p.recv_elements * sizeof(int));
+        for (int call = 0; call < 6; ++call) {
+            fill(send, p.send_elements, call);
+            checked_call("short-lived", call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
+        }
+        free(send), free(recv), free_pattern(&p);
+    }
 }
 
 static void rotating(MPI_Comm comm) {
@@ -281,6 +299,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
     fixed(scenario_comm("serve:fixed"), "fixed", 1000);
     fixed(scenario_comm("small"), "small", 2);
+    short_lived(scenario_comm("short:six calls each"));
     rotating(scenario_comm("serve:rotating"));
     reallocated(scenario_comm("serve:free+malloc"));
     role_swap(scenario_comm("serve:role swap"));

@@ -1,0 +1,70 @@
+#include "intercept/recent_calls.hpp"
+
+#include <algorithm>
+
+namespace mpix::intercept {
+
+void RecentCalls::record(long call, std::uint64_t hash) {
+  calls_[static_cast<std::size_t>(next_)] = {hash, call, 0.0};
+  next_ = (next_ + 1) % window;
+}
+
+void RecentCalls::timed(double us) {
+  calls_[static_cast<std::size_t>((next_ + window - 1) % window)].us = us;
+}
+
+RecentCalls::Pattern RecentCalls::at_agreement(long call) {
+  // Each pattern of the window keeps its start if the previous agreement
+  // found it too; otherwise it starts at its oldest call in the window.
+  std::array<Run, window> renewed{};
+  int count = 0;
+  for (const Call& c : calls_) {
+    if (c.call < 0) continue;
+    Run* run = std::find_if(renewed.begin(), renewed.begin() + count, [&](const Run& r) { return r.hash == c.hash; });
+    if (run == renewed.begin() + count) {
+      const auto* before = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) {
+        return r.last_agreement >= 0 && r.last_agreement == last_agreement_ && r.hash == c.hash;
+      });
+      *run = before != runs_.end() ? *before : Run{c.hash, c.call, -1};
+      ++count;
+    }
+    run->since = std::min(run->since, c.call);
+  }
+  for (int i = 0; i < count; ++i) renewed[static_cast<std::size_t>(i)].last_agreement = call;
+  runs_ = renewed;
+  last_agreement_ = call;
+
+  const Call& current = calls_[static_cast<std::size_t>((next_ + window - 1) % window)];
+  Pattern p;
+  int timed = 0, recorded = 0;
+  double total_us = 0;
+  for (const Call& c : calls_) {
+    if (c.call < 0) continue;
+    ++recorded;
+    if (c.hash != current.hash) continue;
+    ++p.repeats;
+    if (c.us > 0) {
+      total_us += c.us;
+      ++timed;
+    }
+  }
+  if (timed > 0) p.call_us = total_us / timed;
+  const Run* run = std::find_if(runs_.begin(), runs_.begin() + count, [&](const Run& r) { return r.hash == current.hash; });
+  const long span = run != runs_.begin() + count ? call - run->since + 1 : p.repeats;
+  // Its share of the window's calls, over the calls since it began.
+  p.calls = span <= recorded ? p.repeats : span * p.repeats / std::max(1, recorded);
+  return p;
+}
+
+double RecentCalls::mean_call_us() const {
+  double total = 0;
+  int timed = 0;
+  for (const Call& c : calls_)
+    if (c.us > 0) {
+      total += c.us;
+      ++timed;
+    }
+  return timed > 0 ? total / timed : 0.0;
+}
+
+}  // namespace mpix::intercept

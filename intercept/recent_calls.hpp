@@ -1,0 +1,58 @@
+// One rank's memory of its recent calls of one collective on one
+// communicator: a hash of each call's arguments and, where it was timed,
+// how long MPI's own call took. The drop-in (served_exchanges.cpp) records
+// the calls just before each agreement, and from them each rank tells the
+// agreement how often its current arguments repeat, for how many calls
+// they have run, and what they cost MPI (the rent of selector/admission.hpp).
+//
+// The calls recorded before one agreement are consecutive (the window's
+// worth before it, or every call since the last one where agreements come
+// closer). A pattern counts as running since it was first recorded as long
+// as every agreement since found it in the window; a pattern that shares
+// the calls with others (two transposes alternating) runs for its share of
+// them. Local: no MPI call, no allocation after construction.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace mpix::intercept {
+
+class RecentCalls {
+ public:
+  static constexpr int window = 16;
+
+  // Call number `call` had arguments hashing to `hash`.
+  void record(long call, std::uint64_t hash);
+  // The call just recorded took this long in MPI's own call.
+  void timed(double us);
+
+  struct Pattern {
+    int repeats = 0;        // calls in the window with the current arguments, this one included
+    long calls = 0;         // calls with them since the pattern began, estimated
+    double call_us = 0;     // their mean time in MPI, over the timed ones (0: none timed)
+  };
+  // At an agreement, call number `call` (the last recorded): the current
+  // call's pattern. Also renews every recorded pattern's run.
+  Pattern at_agreement(long call);
+  // The mean time of the window's timed calls, whatever their arguments.
+  double mean_call_us() const;
+
+ private:
+  struct Call {
+    std::uint64_t hash = 0;
+    long call = -1;  // -1: empty
+    double us = 0;   // 0: not timed
+  };
+  struct Run {
+    std::uint64_t hash = 0;
+    long since = 0;           // first recorded
+    long last_agreement = -1;  // the last agreement that found it in the window
+  };
+  std::array<Call, window> calls_{};
+  int next_ = 0;
+  std::array<Run, window> runs_{};  // at most one per call of the window
+  long last_agreement_ = -1;
+};
+
+}  // namespace mpix::intercept

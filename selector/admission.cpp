@@ -1,0 +1,33 @@
+#include "selector/admission.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mpix {
+
+double trial_excess_periods(const TournamentRule& tournament, const AdmissionRule& rule) {
+  return rule.expected_losers * (tournament.untimed + tournament.scout) * (tournament.cut - 1.0);
+}
+
+double admission_price_us(double admission_us, double call_us, const TournamentRule& tournament,
+                          const AdmissionRule& rule) {
+  return std::max(0.0, admission_us) + std::max(0.0, call_us) * trial_excess_periods(tournament, rule);
+}
+
+bool admission_pays(double rent_us, double price_us) { return rent_us >= price_us; }
+
+long calls_before_next_check(double call_us, double check_us, bool waiting_for_rent, double rent_us,
+                             double price_us, const AdmissionRule& rule) {
+  const long least = std::max(1L, rule.min_calls_between_checks);
+  const long most = std::max(least, rule.max_calls_between_checks);
+  if (!(call_us > 0)) return least;
+  const auto bounded = [&](double calls) {
+    if (!(calls < static_cast<double>(most))) return most;  // also NaN
+    return std::max(least, static_cast<long>(std::ceil(calls)));
+  };
+  long calls = bounded(std::max(0.0, check_us) / (rule.check_share * call_us));
+  if (waiting_for_rent) calls = std::min(calls, bounded((price_us - rent_us) / call_us));
+  return calls;
+}
+
+}  // namespace mpix

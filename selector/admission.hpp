@@ -1,0 +1,71 @@
+// The drop-in's admission rules as pure functions: when a repeating
+// exchange is worth a persistent request and a tournament, and how many
+// calls may pass straight to MPI before the ranks look again. No MPI: the
+// drop-in (intercept/served_exchanges.cpp) agrees on every input first, so
+// every rank gets the same answer; the unit tests call them directly.
+//
+// Rent or buy. Every call that passes through pays MPI's price (the rent);
+// admitting the exchange pays once for its request and for the trials of
+// its tournament, where candidates slower than MPI's call run a few
+// periods each before they are cut (the price). A pattern is admitted once
+// its calls have already cost MPI at least that price: if the library then
+// wins nothing (MPI's own call is fastest), what admission lost is at most
+// what the pattern had cost before it, and a share of its time from then
+// on that shrinks with every call; if the library wins, the savings repay
+// it. A pattern that runs a few calls and is gone never pays for a search.
+//
+// Looking costs too: each agreement is one small all-reduce, in the
+// critical path of the call it precedes. Between agreements calls pass
+// straight through, for as many calls as keep the agreements' cost within
+// check_share of the time the calls take: cheap calls are looked at
+// rarely (so passing through stays free), expensive ones often (so a new
+// large exchange is found within a few of its calls).
+//
+// What a communicator sets up once (the library's communicator, the node
+// channel, the agreement's own channel) is not in the price: it is made at
+// the first agreement that finds an exchange large enough to serve, before
+// any pattern repeats, and reported on its own (MPIX_VERBOSE).
+#pragma once
+
+#include "selector/tournament.hpp"
+
+namespace mpix {
+
+struct AdmissionRule {
+  // Agreements may cost this share of the time of the calls between them.
+  double check_share = 0.005;
+  long min_calls_between_checks = 1;
+  long max_calls_between_checks = 4096;
+  // Candidates expected to lose a trial to MPI's call (each costs its
+  // excess until it is cut, see trial_excess_periods).
+  int expected_losers = 3;
+};
+
+// What the trials of a tournament cost beyond MPI's own call, in periods of
+// it: each loser runs its untimed and scout periods, at most rule.cut times
+// the best so far (MPI's call is measured second, so the best is at most
+// MPI's), before it is cut.
+double trial_excess_periods(const TournamentRule& tournament, const AdmissionRule& rule);
+
+// The price of admitting an exchange whose calls take call_us in MPI: the
+// request (admission_us, as the last admission on the communicator cost;
+// 0 before the first) and the trials' excess.
+double admission_price_us(double admission_us, double call_us, const TournamentRule& tournament,
+                          const AdmissionRule& rule);
+
+// Whether a pattern whose passed-through calls have cost rent_us is
+// admitted now: its rent has reached the price.
+bool admission_pays(double rent_us, double price_us);
+
+// How many calls pass straight through before the next agreement:
+// - after as many calls of call_us as make an agreement of check_us a
+//   rule.check_share of their time;
+// - sooner for an exchange large enough to serve but not yet admitted
+//   (waiting_for_rent): when its rent will have reached the price, so that
+//   the calls it pays for are not passed through.
+// Within the rule's bounds; a call time of 0 (not measured yet) gives the
+// least.
+long calls_before_next_check(double call_us, double check_us, bool waiting_for_rent, double rent_us,
+                             double price_us, const AdmissionRule& rule);
+
+}  // namespace mpix

@@ -1,0 +1,89 @@
+// The drop-in's admission rules, without MPI: the rent-or-buy bound and the
+// agreements' cadence with made-up call times.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "selector/admission.hpp"
+
+namespace {
+
+const mpix::TournamentRule tournament;
+const mpix::AdmissionRule rule;
+
+}  // namespace
+
+TEST(Admission, TrialsCostTheLosersExcessUntilTheyAreCut) {
+  // Three losers, each 3 untimed + 3 scout periods at most 1.5 times MPI's.
+  EXPECT_DOUBLE_EQ(mpix::trial_excess_periods(tournament, rule), 9.0);
+  mpix::TournamentRule longer = tournament;
+  longer.scout = 5;
+  EXPECT_DOUBLE_EQ(mpix::trial_excess_periods(longer, rule), 12.0);
+  EXPECT_DOUBLE_EQ(mpix::admission_price_us(150.0, 10.0, tournament, rule), 240.0);
+  EXPECT_DOUBLE_EQ(mpix::admission_price_us(0.0, 10.0, tournament, rule), 90.0);  // no admission yet
+}
+
+TEST(Admission, AdmitsOnceTheRentReachesThePrice) {
+  EXPECT_FALSE(mpix::admission_pays(89.9, 90.0));
+  EXPECT_TRUE(mpix::admission_pays(90.0, 90.0));
+  EXPECT_TRUE(mpix::admission_pays(500.0, 90.0));
+}
+
+// Rent or buy's guarantee where the library wins nothing (MPI's own call
+// is fastest, so admission only costs): after any number of calls, the
+// total is at most twice what MPI alone would have taken, and the excess
+// shrinks as 1 / calls.
+TEST(Admission, WhereMpiWinsAdmissionCostsAtMostWhatThePatternHadCost) {
+  for (double call_us : {0.5, 8.0, 14.0, 400.0}) {
+    for (double admission_us : {0.0, 50.0, 1500.0}) {
+      const double price = mpix::admission_price_us(admission_us, call_us, tournament, rule);
+      double rent = 0, total = 0;
+      bool admitted = false;
+      for (long n = 1; n <= 100000; ++n) {
+        total += call_us;
+        if (!admitted) {
+          rent += call_us;
+          if (mpix::admission_pays(rent, price)) {
+            admitted = true;
+            total += price;
+          }
+        }
+        const double plain = static_cast<double>(n) * call_us;
+        ASSERT_LE(total, 2.0 * plain + 1e-9) << "call " << n << ", call_us " << call_us;
+        if (n >= 100 * static_cast<long>(std::ceil(price / call_us)))
+          ASSERT_LE(total, 1.01 * plain + 1e-9) << "call " << n << ", call_us " << call_us;
+      }
+      ASSERT_TRUE(admitted);
+    }
+  }
+}
+
+TEST(Admission, LooksRarelyAtCheapCallsAndOftenAtExpensiveOnes) {
+  // An agreement of 2 us among calls of 0.4 us: at most 0.5% of their time.
+  const long cheap = mpix::calls_before_next_check(0.4, 2.0, false, 0, 0, rule);
+  EXPECT_EQ(cheap, 1000);
+  EXPECT_LE(2.0, rule.check_share * cheap * 0.4 + 1e-12);
+  // Among calls of 20 us: every twenty calls.
+  EXPECT_EQ(mpix::calls_before_next_check(20.0, 2.0, false, 0, 0, rule), 20);
+  // Bounded both ways.
+  EXPECT_EQ(mpix::calls_before_next_check(0.001, 2.0, false, 0, 0, rule), rule.max_calls_between_checks);
+  EXPECT_EQ(mpix::calls_before_next_check(1e6, 2.0, false, 0, 0, rule), rule.min_calls_between_checks);
+  // Not measured yet, or nonsense: the least.
+  EXPECT_EQ(mpix::calls_before_next_check(0.0, 2.0, false, 0, 0, rule), rule.min_calls_between_checks);
+  EXPECT_EQ(mpix::calls_before_next_check(std::numeric_limits<double>::quiet_NaN(), 2.0, false, 0, 0, rule),
+            rule.min_calls_between_checks);
+  EXPECT_EQ(mpix::calls_before_next_check(0.4, std::numeric_limits<double>::infinity(), false, 0, 0, rule),
+            rule.max_calls_between_checks);
+}
+
+TEST(Admission, AnExchangeWaitingForItsRentIsLookedAtWhenItWillHavePaid) {
+  // 10 us calls, 30 us of rent so far, a price of 90: six more calls
+  // (sooner than the cadence's forty).
+  EXPECT_EQ(mpix::calls_before_next_check(10.0, 2.0, true, 30.0, 90.0, rule), 6);
+  // Never later than the cadence alone.
+  EXPECT_EQ(mpix::calls_before_next_check(10.0, 2.0, true, 0.0, 1e6, rule),
+            mpix::calls_before_next_check(10.0, 2.0, false, 0.0, 0.0, rule));
+  // Already paid: the next call.
+  EXPECT_EQ(mpix::calls_before_next_check(10.0, 2.0, true, 95.0, 90.0, rule), rule.min_calls_between_checks);
+}
