@@ -148,7 +148,7 @@ class ServedExchanges {
   // Agreed at the last agreement (microseconds): what a call and an
   // agreement cost, for the cadence of the next ones.
   double call_us_ = 0, check_us_ = 0;
-  double fastest_check_us_ = 0;        // this rank's fastest agreement
+  double typical_check_us_ = 0;        // this rank's agreements, a moving mean
   double last_admission_us_ = 0;  // this rank's, after the first admission (0: none yet)
   Counters counters_;
 };
