@@ -33,7 +33,7 @@ namespace mpix {
 
 struct AdmissionRule {
   // Agreements may cost this share of the time of the calls between them.
-  double check_share = 0.005;
+  double check_share = 0.01;
   long min_calls_between_checks = 1;
   long max_calls_between_checks = 4096;
   // Candidates expected to lose a trial to MPI's call (each costs its
