@@ -6,7 +6,9 @@ MPI_Neighbor_alltoallv on a ring, --collective, in four loops:
 application, data written before and read after every call; exchange,
 calls alone; barrier, calls with an MPI_Barrier between them, OSU style;
 sweep, OSU's default run, every size in one launch, 50 untimed and 200
-timed calls each, 20 and 100 from 1 MiB, a barrier between calls) or
+timed calls each, 20 and 100 from 1 MiB, a barrier between calls; prefix,
+the sweep up to --prefix-sizes' last size, whose first 50, 100, 250 and
+1000 calls are timed from its first: what admitting it must repay) or
 bench_fftw_dropin
 (FFTW's own distributed 2D transform, whose --loop names FFTW's planner:
 estimate or measure). Per loop and size: the medians over launches with
@@ -33,9 +35,12 @@ def parse_args():
     p.add_argument("--mpiexec", default="mpiexec", help="the launcher, with its flags (one string)")
     p.add_argument("--ranks", type=int, default=2)
     p.add_argument("--launches", type=int, default=3, help="launches of each variant")
-    p.add_argument("--sizes", default="8,64,512,4096,8192,32768,262144,2097152,4194304")
-    p.add_argument("--loops", default="application,exchange,barrier,sweep",
-                   help="bench_dropin: application,exchange,barrier,sweep; bench_fftw_dropin: estimate,measure")
+    p.add_argument("--sizes", default=",".join(str(8 << i) for i in range(20)),
+                   help="bytes per peer (default: every power of two from 8 B to 4 MiB, as OSU's sweep)")
+    p.add_argument("--loops", default="application,exchange,barrier,sweep,prefix",
+                   help="bench_dropin: application,exchange,barrier,sweep,prefix; bench_fftw_dropin: estimate,measure")
+    p.add_argument("--prefix-sizes", default="8,64,512,4096,8192,16384,32768",
+                   help="the prefix loop's sizes: the last one is timed from its first call")
     p.add_argument("--size-per-launch", action="store_true",
                    help="launch each size on its own, the two variants back to back: pairs seconds apart, not a "
                         "whole sweep apart (for long programs on a machine whose speed drifts)")
@@ -66,7 +71,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         sweeps = args.sizes.split(",") if args.size_per_launch else [args.sizes]
         for launch in range(args.launches):
-            for loop, sizes in ((loop, sizes) for loop in loops for sizes in sweeps):
+            for loop, sizes in ((loop, sizes) for loop in loops
+                                for sizes in ([args.prefix_sizes] if loop == "prefix" else sweeps)):
                 # Each variant goes first, middle and last equally often.
                 names = list(variants)
                 order = names[launch % len(names):] + names[:launch % len(names)]
@@ -92,19 +98,21 @@ def main():
     times = defaultdict(dict)  # (loop, size, variant) -> {launch: seconds}
     for r in rows:
         times[(r["loop"], int(r["bytes_per_peer"]), r["variant"])][r["launch"]] = float(r["seconds"])
-    sizes = sorted({size for _, size, _ in times})
     curves, marked = {}, 0
     for loop in loops:
+        # The prefix loop's rows are call counts of its last size.
+        sizes = sorted({size for row_loop, size, _ in times if row_loop == loop})
         print(f"\n# {args.ranks} ranks, {os.path.basename(args.bench)} --loop {loop}, heap buffers; medians over "
               f"{args.launches} launches (min..max); ratio: median of the launches' preloaded / plain (min..max)")
         off_header = f" {'off us':>26} {'off / plain':>22}" if args.pass_through else ""
-        print(f"{'bytes/peer':>10} {'plain us':>26} {'preloaded us':>26} {'ratio':>22}{off_header}")
-        curves[loop] = []
+        first = f"first {args.prefix_sizes.split(',')[-1]} B" if loop == "prefix" else "bytes/peer"
+        print(f"{first:>10} {'plain us':>26} {'preloaded us':>26} {'ratio':>22}{off_header}")
+        curves[loop] = (sizes, [])
         for size in sizes:
             plain, preloaded = times[(loop, size, "plain")], times[(loop, size, "preloaded")]
             per_launch = [preloaded[k] / plain[k] for k in plain if k in preloaded]
             ratio = statistics.median(per_launch)
-            curves[loop].append(ratio)
+            curves[loop][1].append(ratio)
             mark = ""
             if ratio > args.tolerance:
                 mark, marked = f"  SLOWER than MPI by more than {args.tolerance:.2f}x", marked + 1
@@ -128,8 +136,8 @@ def main():
     plt = pyplot()
     if plt:
         fig, ax = plt.subplots(figsize=(7, 4))
-        for loop in loops:
-            ax.semilogx(sizes, curves[loop], marker="o", base=2, label=f"{loop} loop")
+        for loop in (loop for loop in loops if loop != "prefix"):  # its rows are call counts
+            ax.semilogx(*curves[loop], marker="o", base=2, label=f"{loop} loop")
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xlabel("bytes per peer")
         mpi_call = {"alltoallv": "MPI_Alltoallv", "alltoall": "MPI_Alltoall", "neighbor": "MPI_Neighbor_alltoallv"}
