@@ -48,15 +48,15 @@ TEST(RecentCalls, ANewPatternStartsAfresh) {
 // run for half the calls.
 TEST(RecentCalls, AlternatingPatternsEachRunTheirShare) {
   RecentCalls r;
-  for (long c = 0; c < 16; ++c) {
-    r.record(c, c % 2 ? 8 : 7);
-    r.timed(c % 2 ? 20.0 : 10.0);
-  }
+  const auto alternate = [&r](long from, long to) {
+    for (long c = from; c < to; ++c) {
+      r.record(c, c % 2 ? 8 : 7);
+      r.timed(c % 2 ? 20.0 : 10.0);
+    }
+  };
+  alternate(0, 16);
   r.at_agreement(15);
-  for (long c = 84; c < 100; ++c) {
-    r.record(c, c % 2 ? 8 : 7);
-    r.timed(c % 2 ? 20.0 : 10.0);
-  }
+  alternate(84, 100);
   const RecentCalls::Pattern p = r.at_agreement(99);  // call 99: hash 8
   EXPECT_EQ(p.repeats, 8);
   EXPECT_EQ(p.calls, 99 * 8 / 16);  // since call 1, half of them
