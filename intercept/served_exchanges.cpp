@@ -61,6 +61,9 @@
 #include <string>
 #include <string_view>
 
+#include "capi/handles.hpp"
+#include "node/node_channel.hpp"
+
 namespace mpix::intercept {
 
 namespace {
@@ -381,6 +384,10 @@ bool ServedExchanges::set_up() {
     xcomm_ = nullptr;
     disabled_ = true;
   } else {
+    // Every served call starts and completes its request before it
+    // returns, so the requests may share the node channel's rings: a new
+    // pattern whose blocks want an earlier one's rings creates none.
+    xcomm_->comm->component<ChannelPool>()->share_between_requests();
     agreement_.choose(xcomm_, settings_.agreement);  // the channel, where it can be had (each admission re-times)
   }
   counters_.setup_seconds += MPI_Wtime() - begin;

@@ -321,28 +321,44 @@ ChannelPool::Entry ChannelPool::take(const Comm& comm, const ChannelSettings& se
   // reused. Ranks want different geometries (each sizes its own rings), so
   // each must see the others' offers, not just the first.
   const NodeChannel::Geometry wanted = NodeChannel::geometry_for(settings, comm.node_size(), largest_block);
-  long long offers[2 * (capacity + 1)] = {};
+  // Lent channels whose last holder has gone are idle now or freed; the
+  // same on every rank (requests are freed in the same order everywhere).
+  lent_.erase(std::remove_if(lent_.begin(), lent_.end(), [](const Lent& l) { return l.channel.expired(); }),
+              lent_.end());
+  // Slots 0..capacity-1: idle channels; capacity..2*capacity-1: lent ones.
+  constexpr std::size_t slots = 2 * capacity;
+  long long offers[2 * slots] = {};
   for (std::size_t i = 0; i < idle_.size(); ++i)
-    if (idle_[i].channel->inbound_geometry() == wanted) {
-      offers[i] = static_cast<long long>(idle_[i].id);
-      offers[capacity + 1 + i] = -offers[i];
-    }
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, offers, 2 * (capacity + 1), MPI_LONG_LONG, MPI_MIN, comm.node()),
-            "MPI_Allreduce");
-  for (std::size_t i = 0; i < idle_.size(); ++i)
-    if (offers[i] != 0 && offers[i] == -offers[capacity + 1 + i]) {
-      Entry entry = std::move(idle_[i]);
-      idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
-      return entry;
-    }
+    if (idle_[i].channel->inbound_geometry() == wanted) offers[i] = static_cast<long long>(idle_[i].id);
+  for (std::size_t i = 0; i < lent_.size(); ++i) {
+    const std::shared_ptr<NodeChannel> held = lent_[i].channel.lock();
+    if (held && held->inbound_geometry() == wanted) offers[capacity + i] = static_cast<long long>(lent_[i].id);
+  }
+  for (std::size_t i = 0; i < slots; ++i) offers[slots + i] = -offers[i];
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, offers, 2 * slots, MPI_LONG_LONG, MPI_MIN, comm.node()), "MPI_Allreduce");
+  const auto agreed = [&](std::size_t i) { return offers[i] != 0 && offers[i] == -offers[slots + i]; };
   Entry entry;
-  entry.id = next_id_++;
-  entry.channel = std::make_unique<NodeChannel>(comm, settings, largest_block);
+  for (std::size_t i = 0; i < idle_.size() && !entry.channel; ++i)
+    if (agreed(i)) {
+      entry = std::move(idle_[i]);
+      idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  for (std::size_t i = 0; i < lent_.size() && !entry.channel; ++i)
+    if (agreed(capacity + i)) entry = {lent_[i].id, lent_[i].channel.lock()};
+  if (!entry.channel) {
+    entry.id = next_id_++;
+    entry.channel = std::make_shared<NodeChannel>(comm, settings, largest_block);
+  }
+  if (sharing_ && std::none_of(lent_.begin(), lent_.end(), [&](const Lent& l) { return l.id == entry.id; })) {
+    lent_.push_back({entry.id, entry.channel});
+    if (lent_.size() > capacity) lent_.erase(lent_.begin());
+  }
   return entry;
 }
 
 void ChannelPool::give_back(Entry entry) {
-  if (closed_ || !entry.channel) return;
+  // A channel another request still holds stays with it (sharing).
+  if (closed_ || !entry.channel || entry.channel.use_count() > 1) return;
   idle_.push_back(std::move(entry));
   if (idle_.size() > capacity) idle_.erase(idle_.begin());
 }
@@ -350,6 +366,7 @@ void ChannelPool::give_back(Entry entry) {
 void ChannelPool::close() {
   closed_ = true;
   idle_.clear();
+  lent_.clear();
 }
 
 }  // namespace mpix

@@ -199,13 +199,23 @@ void spin_then_yield(unsigned& polls, int spin_polls);
 // order, which is the same on every rank); each rank offers its oldest idle
 // channel whose rings have the geometry it wants now. Requests are freed
 // collectively, in the same order on every rank, so their pools agree.
+//
+// Shared channels: where the communicator's owner promises that its
+// requests never run at once (the drop-in, whose every call starts and
+// completes one; share_between_requests), a channel still held by a live
+// request is offered too. Its rings then carry one request's messages
+// after the other's, in the same order on every rank (the requests run in
+// the same order everywhere, as MPI requires), which is how one request
+// uses them from one Start to the next. A new pattern of blocks as large
+// as the last then creates nothing: creating one populates its rings and
+// has every peer fault its mapping in, milliseconds for the largest.
 class ChannelPool final : public Component {
  public:
   static constexpr std::size_t capacity = 4;
 
   struct Entry {
     std::uint64_t id = 0;
-    std::unique_ptr<NodeChannel> channel;
+    std::shared_ptr<NodeChannel> channel;
   };
   // Collective over comm.node(); largest_block: as for NodeChannel.
   Entry take(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block);
@@ -213,11 +223,20 @@ class ChannelPool final : public Component {
   void give_back(Entry entry);
   // Local: frees every pooled channel (no MPI call).
   void close() override;
+  // Local, the same on every rank, before any take(): this communicator's
+  // requests never run at once, so they may share channels.
+  void share_between_requests() { sharing_ = true; }
 
  private:
+  struct Lent {
+    std::uint64_t id = 0;
+    std::weak_ptr<NodeChannel> channel;
+  };
   std::vector<Entry> idle_;  // oldest first
+  std::vector<Lent> lent_;   // while sharing: the newest channels held by requests, oldest first
   std::uint64_t next_id_ = 1;
   bool closed_ = false;
+  bool sharing_ = false;
 };
 
 }  // namespace mpix

@@ -9,7 +9,9 @@
  *   MPI_IN_PLACE; a derived contiguous type and a non-contiguous one; a communicator freed and a new one made; two threads
  *   on two communicators; an exchange too small to serve; an
  *   intercommunicator and a one-rank communicator, which pass through;
- *   exchanges that each run six calls, too few to repay their admission.
+ *   exchanges that each run six calls, too few to repay their admission;
+ *   two large exchanges alternating call by call (a forward and a backward
+ *   transpose), whose requests share the node channel's rings.
  * Communicators are named for the drop-in's report at MPI_Finalize
  * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served,
  * "short:..." ones none, and "pass:..." ones must not appear at all (the
@@ -133,6 +135,24 @@ static void short_lived(MPI_Comm comm) {
         }
         free(send), free(recv), free_pattern(&p);
     }
+}
+
+/* Blocks of 40 and 48 KB: both of two ring slots of the largest size, so
+ * the second request takes the rings the first still holds
+ * (node/node_channel.hpp, shared channels) and their messages alternate in
+ * them. */
+static void alternating_large(MPI_Comm comm) {
+    Pattern p[2] = {pattern(size_, rank_, 10000, 0), pattern(size_, rank_, 12000, 0)};
+    int *send[2], *recv[2];
+    for (int i = 0; i < 2; ++i)
+        send[i] = malloc(p[i].send_elements * sizeof(int)), recv[i] = malloc(p[i].recv_elements * sizeof(int));
+    for (int call = 0; call < 3 * CALLS; ++call) {
+        const int k = call % 2;
+        fill(send[k], p[k].send_elements, call);
+        checked_call("alternating large", call, send[k], p[k].sc, p[k].sd, MPI_INT, recv[k], p[k].rc, p[k].rd,
+                     MPI_INT, comm);
+    }
+    for (int i = 0; i < 2; ++i) free(send[i]), free(recv[i]), free_pattern(&p[i]);
 }
 
 static void rotating(MPI_Comm comm) {
@@ -300,6 +320,7 @@ int main(int argc, char **argv) {
     fixed(scenario_comm("serve:fixed"), "fixed", 1000);
     fixed(scenario_comm("small"), "small", 2);
     short_lived(scenario_comm("short:six calls each"));
+    alternating_large(scenario_comm("serve:alternating large"));
     rotating(scenario_comm("serve:rotating"));
     reallocated(scenario_comm("serve:free+malloc"));
     role_swap(scenario_comm("serve:role swap"));
