@@ -18,11 +18,14 @@ RecentCalls::Pattern RecentCalls::at_agreement(long call) {
   // found it too; otherwise it starts at its oldest call in the window.
   std::array<Run, window> renewed{};
   int count = 0;
+  const auto run_of = [&](std::uint64_t hash) {
+    return std::find_if(renewed.begin(), renewed.begin() + count, [&](const Run& r) { return r.hash == hash; });
+  };
   for (const Call& c : calls_) {
     if (c.call < 0) continue;
-    Run* run = std::find_if(renewed.begin(), renewed.begin() + count, [&](const Run& r) { return r.hash == c.hash; });
+    Run* run = run_of(c.hash);
     if (run == renewed.begin() + count) {
-      const auto* before = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) {
+      const Run* before = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) {
         return r.last_agreement >= 0 && r.last_agreement == last_agreement_ && r.hash == c.hash;
       });
       *run = before != runs_.end() ? *before : Run{c.hash, c.call, -1};
@@ -49,8 +52,8 @@ RecentCalls::Pattern RecentCalls::at_agreement(long call) {
     }
   }
   if (timed > 0) p.call_us = total_us / timed;
-  const Run* run = std::find_if(runs_.begin(), runs_.begin() + count, [&](const Run& r) { return r.hash == current.hash; });
-  const long span = run != runs_.begin() + count ? call - run->since + 1 : p.repeats;
+  const Run* run = run_of(current.hash);
+  const long span = run != renewed.begin() + count ? call - run->since + 1 : p.repeats;
   // Its share of the window's calls, over the calls since it began.
   p.calls = span <= recorded ? p.repeats : span * p.repeats / std::max(1, recorded);
   return p;

@@ -355,8 +355,8 @@ void ServedExchanges::look_again_unless_serving() {
 }
 
 // Collective, at an agreed call: the communicator's one-time set-up (the
-// library's communicator, the agreement's channel). False: it failed, on every rank alike, and this
-// communicator's calls go to MPI from now on.
+// library's communicator, the agreement's channel). False: it failed, on
+// every rank alike, and this communicator's calls go to MPI from now on.
 bool ServedExchanges::set_up() {
   if (xcomm_ != nullptr) return true;
   if (disabled_) return false;

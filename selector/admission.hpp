@@ -21,10 +21,10 @@
 // rarely (so passing through stays free), expensive ones often (so a new
 // large exchange is found within a few of its calls).
 //
-// What a communicator sets up once (the library's communicator, the node
-// channel, the agreement's own channel) is not in the price: it is made at
-// the first agreement that finds an exchange large enough to serve, before
-// any pattern repeats, and reported on its own (MPIX_VERBOSE).
+// What a communicator sets up once (the library's communicator, the
+// agreement's own channel) is not in the price: it is made at its first
+// call that could be served, of any size, and reported on its own
+// (MPIX_VERBOSE).
 #pragma once
 
 #include "selector/tournament.hpp"
