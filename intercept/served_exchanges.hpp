@@ -66,9 +66,9 @@ class ServedExchanges {
     long agreement_misses = 0;  // some rank had the pattern, another not
     double agreement_seconds = 0;
     // One-time costs, this rank's clock: the communicator's set-up (the
-    // library's communicator, the agreement's channel and path) at the first
-    // admission, and the admissions (each pattern's request; after the
-    // first, the agreement's re-timing too).
+    // library's communicator, the agreement's channel and path) at its first
+    // servable call, and the admissions (each pattern's request and the
+    // agreement's re-timing).
     double setup_seconds = 0;
     double admission_seconds = 0;
   };
@@ -84,7 +84,7 @@ class ServedExchanges {
     MPIX_Request* request = nullptr;
     long last_used = 0;  // call number of its last admission or service
     // Agreed: the request's tournament found MPI's own call fastest, so the
-    // exchange goes back to PMPI_Alltoallv, with agreements backing off,
+    // exchange goes back to PMPI_Alltoallv, with agreements spaced out,
     // until the pattern changes.
     bool pass_through = false;
     bool settled = false;  // agreed: its request had settled at the last service
@@ -132,7 +132,7 @@ class ServedExchanges {
   } uniform_send_, uniform_recv_;
   InterceptConfig settings_;
   ExchangePattern scratch_;  // the current call's, described in place
-  MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made at the first admission (collective, agreed)
+  MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made by set_up() (collective, agreed)
   MPIX_Comm* xcomm_ = nullptr;                   // over it
   Agreement agreement_;
   // The cache, in an order every rank shares: admissions and evictions
@@ -144,7 +144,7 @@ class ServedExchanges {
   long longest_gap_ = 8;        // agreed: the most calls the next skip may take
   RecentCalls recent_;          // this rank's
   AdmissionRule admission_rule_;
-  TournamentRule tournament_rule_;  // the served requests' (the price of their trials)
+  TournamentRule tournament_rule_;  // its defaults, which the served requests run: the price of their trials
   // Agreed at the last agreement (microseconds): what a call and an
   // agreement cost, for the cadence of the next ones.
   double call_us_ = 0, check_us_ = 0;
