@@ -426,6 +426,10 @@ bool AutoTournament::switch_to(int index) {
 
 void AutoTournament::run(int index) {
   operation_.reset();
+  // Nothing runs until the next one is made: where it cannot be, a verdict
+  // for the entrant that ran before must make that one again, not keep a
+  // destroyed operation.
+  running_ = -1;
   agreed(comm_, [&] { operation_ = create_(index); });
   running_ = index;
 }
