@@ -36,6 +36,20 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "the rings need l
 
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
+// Touches every page of [begin, begin + bytes) for writing through this
+// process's mapping. MAP_POPULATE fills the kernel's page tables, but a
+// virtual machine with shadow page tables still faults the first access of
+// each page of each mapping into its own, microseconds a page: for the
+// largest rings, milliseconds on both ends of their first pass. An atomic
+// add of zero is a write that cannot lose a peer's concurrent store.
+void touch_for_writing(char* begin, std::size_t bytes) {
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t first = round_up(reinterpret_cast<std::uintptr_t>(begin), sizeof(std::uint64_t));
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(begin) + bytes;
+  for (std::uintptr_t a = first; a + sizeof(std::uint64_t) <= end; a = (a / page + 1) * page)
+    __atomic_fetch_add(reinterpret_cast<std::uint64_t*>(a), 0, __ATOMIC_RELAXED);
+}
+
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -125,9 +139,12 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std:
   Published mine{0, static_cast<long long>(stride), static_cast<long long>(slots)};
   try {
     if (peers > 0) {
-      // Populated now: the rings' first pass would otherwise fault on every
-      // page, on both sides, and look like a slow algorithm to auto's probe.
+      // Populated and touched now (no peer has it yet), as the peers'
+      // mappings below: the rings' first pass would otherwise fault on
+      // every page, on both sides, inside a Start, and look like a slow
+      // algorithm to auto's probe.
       segment_ = std::make_unique<SharedSegment>(segment_bytes, "mpix-node-channel", true);
+      touch_for_writing(segment_->base(), segment_bytes);
       mine.segment_bytes = static_cast<long long>(segment_bytes);
     }
   } catch (const Error& e) {
@@ -169,6 +186,15 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std:
   if (!ok) throw Error(MPI_ERR_OTHER, "node channel: a node peer could not map the channel's memory (its own "
                                       "error names the reason)");
 
+  // Each ring this rank writes into, before it sends its first chunk there
+  // (its owner writes only the ring's consumed counter, and only once it
+  // has received a chunk).
+  for (std::size_t p = 0; p < all.size(); ++p)
+    if (static_cast<int>(p) != node_rank_) {
+      const Geometry& g = geometry_[p];
+      touch_for_writing(peers_[p]->base() + ring_index(node_rank_, static_cast<int>(p)) * Ring::bytes(g.stride, g.slots),
+                        Ring::bytes(g.stride, g.slots));
+    }
   sent_chunks_.assign(all.size(), 0);
   seen_consumed_.assign(all.size(), 0);
   received_chunks_.assign(all.size(), 0);
@@ -320,7 +346,9 @@ ChannelPool::Entry ChannelPool::take(const Comm& comm, const ChannelSettings& se
   // by its id (0: not offered); the oldest that every node peer offers is
   // reused. Ranks want different geometries (each sizes its own rings), so
   // each must see the others' offers, not just the first.
-  const NodeChannel::Geometry wanted = NodeChannel::geometry_for(settings, comm.node_size(), largest_block);
+  // Shared channels all have the geometry of the budget's largest rings.
+  const std::size_t sized_for = sharing_ ? settings.staging_bytes : largest_block;
+  const NodeChannel::Geometry wanted = NodeChannel::geometry_for(settings, comm.node_size(), sized_for);
   // Lent channels whose last holder has gone are idle now or freed; the
   // same on every rank (requests are freed in the same order everywhere).
   lent_.erase(std::remove_if(lent_.begin(), lent_.end(), [](const Lent& l) { return l.channel.expired(); }),
@@ -347,13 +375,24 @@ ChannelPool::Entry ChannelPool::take(const Comm& comm, const ChannelSettings& se
     if (agreed(capacity + i)) entry = {lent_[i].id, lent_[i].channel.lock()};
   if (!entry.channel) {
     entry.id = next_id_++;
-    entry.channel = std::make_shared<NodeChannel>(comm, settings, largest_block);
+    entry.channel = std::make_shared<NodeChannel>(comm, settings, sized_for);
+    ++created_;
   }
   if (sharing_ && std::none_of(lent_.begin(), lent_.end(), [&](const Lent& l) { return l.id == entry.id; })) {
     lent_.push_back({entry.id, entry.channel});
     if (lent_.size() > capacity) lent_.erase(lent_.begin());
   }
   return entry;
+}
+
+void ChannelPool::share_between_requests(const Comm& comm, const ChannelSettings& settings) {
+  sharing_ = true;
+  if (comm.node_size() == 1) return;
+  // Whether the channel can run is each process's own finding: agreed
+  // first, since creating one is collective.
+  int available = NodeChannel::unavailable_reason().empty() ? 1 : 0;
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_INT, MPI_MIN, comm.node()), "MPI_Allreduce");
+  if (available) give_back(take(comm, settings, 0));
 }
 
 void ChannelPool::give_back(Entry entry) {
