@@ -354,6 +354,10 @@ void ServedExchanges::look_again_unless_serving() {
   if (!serving) look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
 }
 
+long ServedExchanges::rings_made() const {
+  return xcomm_ != nullptr ? xcomm_->comm->component<ChannelPool>()->created() : 0;
+}
+
 // Collective, at an agreed call: the communicator's one-time set-up (the
 // library's communicator, the agreement's channel). False: it failed, on
 // every rank alike, and this communicator's calls go to MPI from now on.
@@ -385,10 +389,15 @@ bool ServedExchanges::set_up() {
     disabled_ = true;
   } else {
     // Every served call starts and completes its request before it
-    // returns, so the requests may share the node channel's rings: a new
-    // pattern whose blocks want an earlier one's rings creates none.
-    xcomm_->comm->component<ChannelPool>()->share_between_requests();
-    agreement_.choose(xcomm_, settings_.agreement);  // the channel, where it can be had (each admission re-times)
+    // returns, so the requests share the node channel's rings, made now:
+    // a new pattern creates none. Where they cannot be made, each
+    // algorithm that needs them refuses at its admission.
+    const Comm& comm = *xcomm_->comm;
+    try {
+      comm.component<ChannelPool>()->share_between_requests(comm, ChannelSettings::of(comm));
+    } catch (const std::exception&) {
+    }
+    agreement_.choose(xcomm_, settings_.agreement);  // the channel, where it can be had (admissions re-time it)
   }
   counters_.setup_seconds += MPI_Wtime() - begin;
   return !disabled_;
@@ -421,7 +430,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
   // Every served call pays an agreement, which MPI's own call, once it
   // wins, no longer does: the tournament credits its latency to it.
-  // The agreement's path is chosen here, at an agreed call, by timing.
+  // The agreement's path is chosen at agreed calls, by timing (Agreement).
   const long long agreement_ns = agreement_.choose(xcomm_, settings_.agreement);
   MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_ns).c_str());
   MPIX_Info_set(info, "mpix_buffers_move", "true");

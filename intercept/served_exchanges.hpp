@@ -74,6 +74,9 @@ class ServedExchanges {
   };
   // The path agreements take now (for the report).
   const char* agreement_path() const { return agreement_.path_name(); }
+  // Node-channel rings the served requests made (for the report): one set
+  // at the set-up, which every pattern shares, where the node has peers.
+  long rings_made() const;
   const Counters& counters() const { return counters_; }
   MPI_Comm comm() const { return comm_; }
   Collective collective() const { return collective_; }

@@ -206,9 +206,12 @@ void spin_then_yield(unsigned& polls, int spin_polls);
 // request is offered too. Its rings then carry one request's messages
 // after the other's, in the same order on every rank (the requests run in
 // the same order everywhere, as MPI requires), which is how one request
-// uses them from one Start to the next. A new pattern of blocks as large
-// as the last then creates nothing: creating one populates its rings and
-// has every peer fault its mapping in, milliseconds for the largest.
+// uses them from one Start to the next. Such a communicator has one
+// geometry, the staging budget's (any block fits any ring: a larger one
+// takes more chunks), made when sharing begins: creating rings costs
+// milliseconds for the largest (node_channel.cpp: every page of every
+// mapping is touched), which a new pattern would otherwise pay inside the
+// calls an application times, once per block size.
 class ChannelPool final : public Component {
  public:
   static constexpr std::size_t capacity = 4;
@@ -223,9 +226,13 @@ class ChannelPool final : public Component {
   void give_back(Entry entry);
   // Local: frees every pooled channel (no MPI call).
   void close() override;
-  // Local, the same on every rank, before any take(): this communicator's
-  // requests never run at once, so they may share channels.
-  void share_between_requests() { sharing_ = true; }
+  // Collective over comm.node(), before any take(): this communicator's
+  // requests never run at once, so they share channels, all of the
+  // budget's geometry; creates the first one now. Throws as NodeChannel
+  // does (on every node rank alike); sharing holds either way.
+  void share_between_requests(const Comm& comm, const ChannelSettings& settings);
+  // Local: how many channels this pool has created (MPIX_VERBOSE, tests).
+  long created() const { return created_; }
 
  private:
   struct Lent {
@@ -235,6 +242,7 @@ class ChannelPool final : public Component {
   std::vector<Entry> idle_;  // oldest first
   std::vector<Lent> lent_;   // while sharing: the newest channels held by requests, oldest first
   std::uint64_t next_id_ = 1;
+  long created_ = 0;
   bool closed_ = false;
   bool sharing_ = false;
 };

@@ -137,10 +137,9 @@ static void short_lived(MPI_Comm comm) {
     }
 }
 
-/* Blocks of 40 and 48 KB: both of two ring slots of the largest size, so
- * the second request takes the rings the first still holds
- * (node/node_channel.hpp, shared channels) and their messages alternate in
- * them. */
+/* Blocks of 40 and 48 KB, each more than a ring slot: the second request
+ * takes the rings the first still holds (node/node_channel.hpp, shared
+ * channels) and their messages alternate in them. */
 static void alternating_large(MPI_Comm comm) {
     Pattern p[2] = {pattern(size_, rank_, 10000, 0), pattern(size_, rank_, 12000, 0)};
     int *send[2], *recv[2];
