@@ -50,16 +50,17 @@ long long Agreement::choose(MPIX_Comm* xcomm, AgreementPath mode) {
       std::fprintf(stderr, "mpix-rma intercept (rank %d): agreements take MPI_Allreduce, not the node channel: %s\n",
                    rank, why.c_str());
   }
+  if (choices_++ % retime_every != 0) return kept_ns_;
   through_channel_ = false;
-  if (!channel_ || mode == AgreementPath::mpi) return latency_ns();
+  if (!channel_ || mode == AgreementPath::mpi) return kept_ns_ = latency_ns();
   const long long mpi_ns = mode == AgreementPath::automatic ? latency_ns() : -1;
   through_channel_ = true;
   const long long channel_ns = latency_ns();
   if (mpi_ns >= 0 && mpi_ns <= channel_ns) {
     through_channel_ = false;
-    return mpi_ns;
+    return kept_ns_ = mpi_ns;
   }
-  return channel_ns;
+  return kept_ns_ = channel_ns;
 }
 
 int Agreement::max(std::int64_t* values) {

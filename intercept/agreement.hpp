@@ -10,11 +10,15 @@
 //   one node (emulated nodes count as nodes): every rank sends its integers
 //   to every other through its ring and takes the maximum itself. One
 //   cache line or two per peer, and no MPI call.
-// Which one runs is measured, never predicted: at every admission
-// (an agreed call) both are timed back to back, each as the fastest of a
-// burst, then the minimum over ranks (the rank that arrives last sees the
-// latency alone; the others also wait for it, which the exchange would
-// absorb anyway), and every rank keeps the faster alike. A channel the
+// Which one runs is measured, never predicted: at the set-up and then at
+// every retime_every-th admission (agreed calls, so every rank counts
+// alike) both are timed back to back, each as the fastest of a burst, then
+// the minimum over ranks (the rank that arrives last sees the latency
+// alone; the others also wait for it, which the exchange would absorb
+// anyway), and every rank keeps the faster alike. Timing both costs
+// about as much as a small pattern's whole admission otherwise, and the
+// paths' order changes with the machine's phase, not from one pattern to
+// the next. A channel the
 // machine refuses (no memfd, no Unix-domain sockets) leaves the MPI path,
 // with the reason under MPIX_VERBOSE.
 //
@@ -46,10 +50,12 @@ class Agreement {
 
   // Collective over comm, at an agreed call. xcomm: the library's
   // communicator over the same ranks. Builds the channel path the first
-  // time (where mode and the node layout allow), times the paths the mode
-  // allows and keeps the faster. Returns the kept path's latency in
-  // nanoseconds, the same on every rank.
+  // time (where mode and the node layout allow); at the first call and
+  // every retime_every-th after, times the paths the mode allows and keeps
+  // the faster. Returns the kept path's latency in nanoseconds, the same
+  // on every rank.
   long long choose(MPIX_Comm* xcomm, AgreementPath mode);
+  static constexpr int retime_every = 8;
 
   // Collective over comm: values[0..values) become their maximum over
   // ranks. Returns MPI's error code (the MPI path's).
@@ -68,6 +74,8 @@ class Agreement {
   std::unique_ptr<NodeChannel> channel_;  // where the communicator is one node
   bool channel_tried_ = false;
   bool through_channel_ = false;
+  long choices_ = 0;       // calls of choose()
+  long long kept_ns_ = 0;  // the kept path's latency, as last timed
   int spin_polls_ = 0;
   int node_rank_ = 0;
   // Made once: max() allocates nothing.
