@@ -67,8 +67,14 @@ int main(int argc, char **argv) {
         if (bytes < 1) continue;
         for (int i = 0; i < p; ++i) counts[i] = (int)bytes, displs[i] = (int)(i * bytes);
         unsigned char *send = malloc(bytes * peers), *recv = malloc(bytes * peers);
-        memset(send, 0, bytes * peers);
-        memset(recv, 0, bytes * peers);
+        /* Written, as OSU's set_buffer and any application write theirs:
+         * a buffer the process never wrote is reached by MPI's kernel
+         * copies (CMA) only, and on a virtual machine with shadow page
+         * tables the process's own first access of each page then costs
+         * microseconds, which a program that computes on its data has long
+         * paid. (Zeros would let the compiler make these calloc.) */
+        memset(send, 1, bytes * peers);
+        memset(recv, 0xee, bytes * peers);
         /* About 20 ms of calls per repeat, at least 10; the sweep's counts
          * are OSU's. */
         long iterations = 20000000 / (bytes * p + 2000);
