@@ -2,7 +2,8 @@
 // every competitor in the same run, timed by default as the application loop
 // (send blocks written before Start, received blocks read after Wait) over
 // heap and MPIX_Alloc_mem buffers; --loop exchange times Start + Wait alone, --loop barrier
-// adds an MPI_Barrier between calls (OSU style). Per point and competitor: T_init (init +
+// adds an MPI_Barrier between calls (OSU style), --loop first_calls times that from a new
+// request's first Start for OSU's calls per size (no warm-up: settled or not). Per point and competitor: T_init (init +
 // free; the median over repeats is a re-init over the same buffers, which
 // reuses pooled windows; the first repeat, on a fresh communicator, gives a
 // first init's), per-iteration time (barrier, MPI_Wtime, max over ranks, median of
@@ -70,7 +71,7 @@ Options parse(int argc, char** argv) {
   app.add_option("--memory", o.memory, "heap (std::vector) and/or mpix (MPIX_Alloc_mem), comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"heap", "mpix"}));
-  app.add_option("--loop", loops, "application, exchange and/or barrier, comma-separated")
+  app.add_option("--loop", loops, "application, exchange, barrier and/or first_calls, comma-separated")
       ->delimiter(',')
       ->check(CLI::IsMember({"application", "exchange", "barrier"}));
   app.add_option("--repeats", o.repeats, "interleaved rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
@@ -88,7 +89,11 @@ Options parse(int argc, char** argv) {
 // default (MPIX_EXPECTED_ITERATIONS): a sweep times large blocks for a few
 // dozen iterations only, and a request told so would leave its tournament
 // to the first few candidates. The timed iterations follow its settling.
-long expected_iterations(const Point& pt) { return std::max<long>(1000, pt.warmup() + pt.iterations()); }
+// In the first_calls loop it is told the truth: it runs only those calls.
+long expected_iterations(const Point& pt, Loop loop) {
+  if (loop == Loop::first_calls) return pt.iterations();
+  return std::max<long>(1000, pt.warmup() + pt.iterations());
+}
 
 // The bound: the same loop with a local copy of the same bytes in place of
 // the exchange.
@@ -101,7 +106,7 @@ Sample run_memcpy(const Point& pt, int size, Loop loop) {
     std::memcpy(pt.recv(), pt.send(), bytes);
     body.consume();
   };
-  for (int i = 0; i < pt.warmup(); ++i) iteration();
+  for (int i = 0; i < warmup_calls(pt, loop); ++i) iteration();
   MPI_Barrier(MPI_COMM_WORLD);
   const double t0 = MPI_Wtime();
   for (int i = 0; i < pt.iterations(); ++i) iteration();
@@ -133,13 +138,15 @@ int main(int argc, char** argv) {
     for (const std::string& memory : options.memory)
       for (const long size_arg : options.sizes) {
         const long per_peer = options.scaling == "weak" ? size_arg : std::max<long>(1, size_arg / size);
-        Point pt(per_peer, options.iterations, memory == "mpix", rank, size);
+        const int iterations = loop == Loop::first_calls ? first_calls_iterations(per_peer) : options.iterations;
+        Point pt(per_peer, iterations, memory == "mpix", rank, size);
         const auto samples =
             run_interleaved(options.competitors.size(), options.repeats, comm, [&](std::size_t c, MPIX_Comm* on) {
               const std::string& name = options.competitors[c];
               if (name == "memcpy") return run_memcpy(pt, size, loop);
-              return options.family == "alltoall" ? run_alltoall_algorithm(pt, name, on, loop, expected_iterations(pt))
-                                                  : run_algorithm(pt, name, on, loop, expected_iterations(pt));
+              const long expected = expected_iterations(pt, loop);
+              return options.family == "alltoall" ? run_alltoall_algorithm(pt, name, on, loop, expected)
+                                                  : run_algorithm(pt, name, on, loop, expected);
             });
         for (std::size_t c = 0; c < options.competitors.size(); ++c) {
           const Summary t = summarize(samples[c], options.competitors[c]);

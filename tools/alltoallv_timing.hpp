@@ -133,26 +133,43 @@ class Point final : public Exchange {
 // straight into a peer's memory is paid for again when the peer reads it);
 // exchange: Start + Wait alone (what the paper reports); barrier: Start +
 // Wait and an MPI_Barrier between calls (the style of OSU and most
-// microbenchmarks, which re-synchronizes the ranks every call).
-enum class Loop { application, exchange, barrier };
+// microbenchmarks, which re-synchronizes the ranks every call);
+// first_calls: the barrier loop timed from a new request's first Start,
+// with no warm-up, for as many calls as an OSU size sweep makes per size
+// (first_calls_iterations): what a user who runs such a sweep sees,
+// settled or not.
+enum class Loop { application, exchange, barrier, first_calls };
 
 inline const char* loop_name(Loop loop) {
-  return loop == Loop::application ? "application" : loop == Loop::exchange ? "exchange" : "barrier";
+  return loop == Loop::application ? "application"
+         : loop == Loop::exchange  ? "exchange"
+         : loop == Loop::barrier   ? "barrier"
+                                   : "first_calls";
 }
 
-// "application", "exchange" or "barrier"; throws std::invalid_argument otherwise.
+// "application", "exchange", "barrier" or "first_calls"; throws
+// std::invalid_argument otherwise.
 inline Loop parse_loop(const std::string& text) {
   if (text == "application") return Loop::application;
   if (text == "exchange") return Loop::exchange;
   if (text == "barrier") return Loop::barrier;
-  throw std::invalid_argument("a loop is application, exchange or barrier, not '" + text + "'");
+  if (text == "first_calls") return Loop::first_calls;
+  throw std::invalid_argument("a loop is application, exchange, barrier or first_calls, not '" + text + "'");
 }
+
+// OSU's calls per size (50 untimed and 200 timed; 20 and 100 from 1 MiB),
+// all of them timed in the first_calls loop.
+inline int first_calls_iterations(long bytes_per_peer) { return bytes_per_peer >= (1L << 20) ? 120 : 250; }
+
+// The untimed calls before the timed ones: none in the first_calls loop.
+inline int warmup_calls(const Exchange& x, Loop loop) { return loop == Loop::first_calls ? 0 : x.warmup(); }
 
 // The application's side of the loop around one exchange: its send blocks
 // and received blocks, as byte spans, touched once per cache line.
 class LoopBody {
  public:
-  LoopBody(const Exchange& x, Loop loop) : application_(loop == Loop::application), barrier_(loop == Loop::barrier) {
+  LoopBody(const Exchange& x, Loop loop)
+      : application_(loop == Loop::application), barrier_(loop == Loop::barrier || loop == Loop::first_calls) {
     int ranks = 0, type_size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     MPI_Type_size(x.type(), &type_size);
@@ -217,14 +234,14 @@ Sample run_request(const Exchange& x, const std::string& name, const char* algor
                    long expected_iterations, Init init) {
   Sample s;
   // auto settles its tournament within MPIX_AUTO_SETTLE (100) iterations:
-  // what is timed is what it settled on.
-  const int warmup = name == "auto" ? std::max(x.warmup(), 100) : x.warmup();
+  // what is timed is what it settled on (except in the first_calls loop).
+  const int warmup = loop == Loop::first_calls ? 0 : name == "auto" ? std::max(x.warmup(), 100) : x.warmup();
   MPIX_Info* info = nullptr;
   MPIX_Info_init(&info);
   MPIX_Info_set(info, algorithm_key, name.c_str());
   if (expected_iterations > 0)
     MPIX_Info_set(info, "mpix_expected_iterations",
-                  std::to_string(expected_iterations + warmup - x.warmup()).c_str());
+                  std::to_string(expected_iterations + warmup - warmup_calls(x, loop)).c_str());
   x.clear_recv();
   MPIX_Request* request = nullptr;
 
