@@ -269,6 +269,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
     return rc;
   }
+  share_rings();
   // Large enough to serve. Rent or buy (selector/admission.hpp): the
   // pattern is admitted once its calls have cost MPI what admitting it will.
   const double pattern_us = a[pattern_call_ns] > 0 ? in_us(a[pattern_call_ns]) : call_us_;
@@ -359,7 +360,8 @@ long ServedExchanges::rings_made() const {
 }
 
 // Collective, at an agreed call: the communicator's one-time set-up (the
-// library's communicator, the agreement's channel). False: it failed, on
+// library's communicator, the agreement's channel; the rings follow in
+// share_rings). False: it failed, on
 // every rank alike, and this communicator's calls go to MPI from now on.
 bool ServedExchanges::set_up() {
   if (xcomm_ != nullptr) return true;
@@ -388,23 +390,33 @@ bool ServedExchanges::set_up() {
     xcomm_ = nullptr;
     disabled_ = true;
   } else {
-    // Every served call starts and completes its request before it
-    // returns, so the requests share the node channel's rings, made now:
-    // a new pattern creates none. Where they cannot be made, each
-    // algorithm that needs them refuses at its admission.
-    const Comm& comm = *xcomm_->comm;
-    try {
-      comm.component<ChannelPool>()->share_between_requests(comm, ChannelSettings::of(comm));
-    } catch (const std::exception&) {
-    }
     agreement_.choose(xcomm_, settings_.agreement);  // the channel, where it can be had (admissions re-time it)
   }
   counters_.setup_seconds += MPI_Wtime() - begin;
   return !disabled_;
 }
 
+// Collective, at an agreed call, after set_up(): the rest of the set-up,
+// once, at the first call large enough to serve (a pattern's first calls
+// pass through, and a program's or a benchmark's first are its warm-up).
+// Every served call starts and completes its request before it returns,
+// so the requests share the node channel's rings, made now: a new
+// pattern, of any block size, creates none. Where they cannot be made,
+// each algorithm that needs them refuses at its admission.
+void ServedExchanges::share_rings() {
+  if (rings_shared_) return;
+  rings_shared_ = true;
+  const double begin = MPI_Wtime();
+  const Comm& comm = *xcomm_->comm;
+  try {
+    comm.component<ChannelPool>()->share_between_requests(comm, ChannelSettings::of(comm));
+  } catch (const std::exception&) {
+  }
+  counters_.setup_seconds += MPI_Wtime() - begin;
+}
+
 // Collective: every rank calls it at the same call (the decision is agreed),
-// after set_up().
+// after share_rings().
 void ServedExchanges::admit(const void* sendbuf, void* recvbuf) {
   const ExchangePattern& pattern = scratch_;
   const double begin = MPI_Wtime();

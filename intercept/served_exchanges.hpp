@@ -66,16 +66,17 @@ class ServedExchanges {
     long agreement_misses = 0;  // some rank had the pattern, another not
     double agreement_seconds = 0;
     // One-time costs, this rank's clock: the communicator's set-up (the
-    // library's communicator, the agreement's channel and path) at its first
-    // servable call, and the admissions (each pattern's request and the
-    // agreement's re-timing).
+    // library's communicator, the agreement's channel and path at its first
+    // servable call; the shared rings at its first call large enough to
+    // serve), and the admissions (each pattern's request and, every few,
+    // the agreement's re-timing).
     double setup_seconds = 0;
     double admission_seconds = 0;
   };
   // The path agreements take now (for the report).
   const char* agreement_path() const { return agreement_.path_name(); }
-  // Node-channel rings the served requests made (for the report): one set
-  // at the set-up, which every pattern shares, where the node has peers.
+  // Node-channel rings the served requests made (for the report): one set,
+  // which every pattern shares, where the node has peers (share_rings).
   long rings_made() const;
   const Counters& counters() const { return counters_; }
   MPI_Comm comm() const { return comm_; }
@@ -117,6 +118,7 @@ class ServedExchanges {
   int serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   bool set_up();
+  void share_rings();
   void admit(const void* sendbuf, void* recvbuf);
   void look_again_after(long calls);
   void look_again_unless_serving();
@@ -142,6 +144,7 @@ class ServedExchanges {
   // happen at agreed calls, so slot i is the same exchange on every rank.
   std::vector<Entry> entries_;
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
+  bool rings_shared_ = false;   // share_rings() ran (agreed)
   bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike
   long skip_until_ = 0;         // agreed: calls before this one pass without agreement
   long longest_gap_ = 8;        // agreed: the most calls the next skip may take
