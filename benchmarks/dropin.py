@@ -15,7 +15,8 @@ estimate or measure). Per loop and size: the medians over launches with
 their min..max, the ratio preloaded / plain (median of the launches'
 ratios, min..max), a mark where the drop-in is slower than plain MPI by
 more than --tolerance, and the drop-in's agreement cost per call
-(MPIX_VERBOSE=1 of the preloaded launches). Writes dropin.csv and dropin.png
+(MPIX_VERBOSE=1 of one more preloaded launch per loop, untimed: what it
+prints inside calls, a tournament's lines, would be timed). Writes dropin.csv and dropin.png
 into --outdir."""
 import argparse
 import os
@@ -63,11 +64,16 @@ def main():
         raise SystemExit(f"--intercept: no such file: {args.intercept}")
     os.makedirs(args.outdir, exist_ok=True)
     print(environment_header())
-    variants = {"plain": {}, "preloaded": {"LD_PRELOAD": args.intercept, "MPIX_VERBOSE": "1"}}
+    variants = {"plain": {}, "preloaded": {"LD_PRELOAD": args.intercept}}
     if args.pass_through:
         variants["off"] = {"LD_PRELOAD": args.intercept, "MPIX_INTERCEPT": "off"}
     rows, agreement_us = [], []
     loops = args.loops.split(",")
+    def command(loop, sizes, csv_path):
+        cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", sizes, "--loop", loop,
+                                           "--csv", csv_path]
+        return cmd + (["--collective", args.collective] if args.collective != "alltoallv" else [])
+
     with tempfile.TemporaryDirectory() as tmp:
         sweeps = args.sizes.split(",") if args.size_per_launch else [args.sizes]
         for launch in range(args.launches):
@@ -80,19 +86,23 @@ def main():
                     order.reverse()
                 for variant in order:
                     csv_path = os.path.join(tmp, f"{variant}{loop}{launch}.csv")
-                    cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", sizes,
-                                                       "--loop", loop, "--csv", csv_path]
-                    if args.collective != "alltoallv":
-                        cmd += ["--collective", args.collective]
                     output = []
-                    for row in run_launch(cmd, variants[variant], csv_path,
+                    for row in run_launch(command(loop, sizes, csv_path), variants[variant], csv_path,
                                           f"launch {launch + 1}/{args.launches}, {loop} loop", output):
                         rows.append({**row, "variant": variant, "launch": launch, "loop": loop})
                     if "WRONG" in output[0]:
                         raise SystemExit(f"{variant} launch delivered wrong data:\n{output[0]}")
-                    if variant != "plain" and "cannot be preloaded" in output[0]:
-                        raise SystemExit(f"the preloaded launch ran without the drop-in:\n{output[0]}")
-                    agreement_us += [float(m) for m in re.findall(r"agreements \(([0-9.]+) us each", output[0])]
+        # The drop-in's own report, from one more launch per loop: proof that
+        # it was there, and the agreements' cost.
+        for loop in loops:
+            csv_path = os.path.join(tmp, f"report{loop}.csv")
+            output = []
+            run_launch(command(loop, args.prefix_sizes if loop == "prefix" else args.sizes, csv_path),
+                       {**variants["preloaded"], "MPIX_VERBOSE": "1"}, csv_path,
+                       f"{loop} loop, the drop-in's report (untimed)", output)
+            if "mpix-rma intercept: communicator" not in output[0]:
+                raise SystemExit(f"the preloaded launch ran without the drop-in:\n{output[0]}")
+            agreement_us += [float(m) for m in re.findall(r"agreements \(([0-9.]+) us each", output[0])]
     write_csv(rows, os.path.join(args.outdir, "dropin.csv"))
 
     times = defaultdict(dict)  # (loop, size, variant) -> {launch: seconds}
