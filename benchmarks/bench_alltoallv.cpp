@@ -73,7 +73,7 @@ Options parse(int argc, char** argv) {
       ->check(CLI::IsMember({"heap", "mpix"}));
   app.add_option("--loop", loops, "application, exchange, barrier and/or first_calls, comma-separated")
       ->delimiter(',')
-      ->check(CLI::IsMember({"application", "exchange", "barrier"}));
+      ->check(CLI::IsMember({"application", "exchange", "barrier", "first_calls"}));
   app.add_option("--repeats", o.repeats, "interleaved rounds")->check(CLI::Range(1, 1000000))->capture_default_str();
   app.add_option("--iterations", o.iterations, "iterations per round (0: chosen per size)")
       ->check(CLI::Range(0, 100000000))
