@@ -3,8 +3,8 @@
 // (send blocks written before Start, received blocks read after Wait) over
 // heap and MPIX_Alloc_mem buffers; --loop exchange times Start + Wait alone, --loop barrier
 // adds an MPI_Barrier between calls (OSU style), --loop first_calls times that from a new
-// request's first Start for OSU's calls per size (no warm-up: settled or not). Per point and competitor: T_init (init +
-// free; the median over repeats is a re-init over the same buffers, which
+// request's first Start for OSU's calls per size (no warm-up: settled or not). Per point
+// and competitor: T_init (init + free; the median over repeats is a re-init over the same buffers, which
 // reuses pooled windows; the first repeat, on a fresh communicator, gives a
 // first init's), per-iteration time (barrier, MPI_Wtime, max over ranks, median of
 // repeats), validation of the received data after timing. Competitors run

@@ -16,8 +16,8 @@ their min..max, the ratio preloaded / plain (median of the launches'
 ratios, min..max), a mark where the drop-in is slower than plain MPI by
 more than --tolerance, and the drop-in's agreement cost per call
 (MPIX_VERBOSE=1 of one more preloaded launch per loop, untimed: what it
-prints inside calls, a tournament's lines, would be timed). Writes dropin.csv and dropin.png
-into --outdir."""
+prints inside calls, a tournament's lines, would be timed). Writes
+dropin.csv and dropin.png into --outdir."""
 import argparse
 import os
 import shlex
@@ -69,6 +69,7 @@ def main():
         variants["off"] = {"LD_PRELOAD": args.intercept, "MPIX_INTERCEPT": "off"}
     rows, agreement_us = [], []
     loops = args.loops.split(",")
+
     def command(loop, sizes, csv_path):
         cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", sizes, "--loop", loop,
                                            "--csv", csv_path]
