@@ -356,13 +356,15 @@ void ServedExchanges::look_again_unless_serving() {
 }
 
 long ServedExchanges::rings_made() const {
-  return xcomm_ != nullptr ? xcomm_->comm->component<ChannelPool>()->created() : 0;
+  // Only where share_rings() made the pool: the report runs on rank 0
+  // alone, and must not add a component there.
+  return rings_shared_ && xcomm_ != nullptr ? xcomm_->comm->component<ChannelPool>()->created() : 0;
 }
 
 // Collective, at an agreed call: the communicator's one-time set-up (the
 // library's communicator, the agreement's channel; the rings follow in
-// share_rings). False: it failed, on
-// every rank alike, and this communicator's calls go to MPI from now on.
+// share_rings). False: it failed, on every rank alike, and this
+// communicator's calls go to MPI from now on.
 bool ServedExchanges::set_up() {
   if (xcomm_ != nullptr) return true;
   if (disabled_) return false;
