@@ -342,47 +342,39 @@ std::string NodeChannel::unavailable_reason() {
 }
 
 ChannelPool::Entry ChannelPool::take(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block) {
+  if (sharing_) {
+    // Whether the shared channel exists is the same on every node rank (it
+    // is made collectively, or its creation failed on all alike), so taking
+    // it needs no agreement.
+    if (!shared_.channel) shared_ = {next_id_++, make(comm, settings, settings.staging_bytes)};
+    return shared_;
+  }
   // Every idle channel whose rings have the geometry wanted here is offered
   // by its id (0: not offered); the oldest that every node peer offers is
   // reused. Ranks want different geometries (each sizes its own rings), so
   // each must see the others' offers, not just the first.
-  // Shared channels all have the geometry of the budget's largest rings.
-  const std::size_t sized_for = sharing_ ? settings.staging_bytes : largest_block;
-  const NodeChannel::Geometry wanted = NodeChannel::geometry_for(settings, comm.node_size(), sized_for);
-  // Lent channels whose last holder has gone are idle now or freed; the
-  // same on every rank (requests are freed in the same order everywhere).
-  lent_.erase(std::remove_if(lent_.begin(), lent_.end(), [](const Lent& l) { return l.channel.expired(); }),
-              lent_.end());
-  // Slots 0..capacity-1: idle channels; capacity..2*capacity-1: lent ones.
-  constexpr std::size_t slots = 2 * capacity;
-  long long offers[2 * slots] = {};
+  const NodeChannel::Geometry wanted = NodeChannel::geometry_for(settings, comm.node_size(), largest_block);
+  long long offers[2 * capacity] = {};
   for (std::size_t i = 0; i < idle_.size(); ++i)
-    if (idle_[i].channel->inbound_geometry() == wanted) offers[i] = static_cast<long long>(idle_[i].id);
-  for (std::size_t i = 0; i < lent_.size(); ++i) {
-    const std::shared_ptr<NodeChannel> held = lent_[i].channel.lock();
-    if (held && held->inbound_geometry() == wanted) offers[capacity + i] = static_cast<long long>(lent_[i].id);
-  }
-  for (std::size_t i = 0; i < slots; ++i) offers[slots + i] = -offers[i];
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, offers, 2 * slots, MPI_LONG_LONG, MPI_MIN, comm.node()), "MPI_Allreduce");
-  const auto agreed = [&](std::size_t i) { return offers[i] != 0 && offers[i] == -offers[slots + i]; };
-  Entry entry;
-  for (std::size_t i = 0; i < idle_.size() && !entry.channel; ++i)
-    if (agreed(i)) {
-      entry = std::move(idle_[i]);
-      idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (idle_[i].channel->inbound_geometry() == wanted) {
+      offers[i] = static_cast<long long>(idle_[i].id);
+      offers[capacity + i] = -offers[i];
     }
-  for (std::size_t i = 0; i < lent_.size() && !entry.channel; ++i)
-    if (agreed(capacity + i)) entry = {lent_[i].id, lent_[i].channel.lock()};
-  if (!entry.channel) {
-    entry.id = next_id_++;
-    entry.channel = std::make_shared<NodeChannel>(comm, settings, sized_for);
-    ++created_;
-  }
-  if (sharing_ && std::none_of(lent_.begin(), lent_.end(), [&](const Lent& l) { return l.id == entry.id; })) {
-    lent_.push_back({entry.id, entry.channel});
-    if (lent_.size() > capacity) lent_.erase(lent_.begin());
-  }
-  return entry;
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, offers, 2 * capacity, MPI_LONG_LONG, MPI_MIN, comm.node()), "MPI_Allreduce");
+  for (std::size_t i = 0; i < idle_.size(); ++i)
+    if (offers[i] != 0 && offers[i] == -offers[capacity + i]) {
+      Entry entry = std::move(idle_[i]);
+      idle_.erase(idle_.begin() + static_cast<std::ptrdiff_t>(i));
+      return entry;
+    }
+  return {next_id_++, make(comm, settings, largest_block)};
+}
+
+std::shared_ptr<NodeChannel> ChannelPool::make(const Comm& comm, const ChannelSettings& settings,
+                                               std::size_t largest_block) {
+  auto channel = std::make_shared<NodeChannel>(comm, settings, largest_block);
+  ++created_;
+  return channel;
 }
 
 void ChannelPool::share_between_requests(const Comm& comm, const ChannelSettings& settings) {
@@ -392,12 +384,12 @@ void ChannelPool::share_between_requests(const Comm& comm, const ChannelSettings
   // first, since creating one is collective.
   int available = NodeChannel::unavailable_reason().empty() ? 1 : 0;
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_INT, MPI_MIN, comm.node()), "MPI_Allreduce");
-  if (available) give_back(take(comm, settings, 0));
+  if (available) take(comm, settings, 0);
 }
 
 void ChannelPool::give_back(Entry entry) {
-  // A channel another request still holds stays with it (sharing).
-  if (closed_ || !entry.channel || entry.channel.use_count() > 1) return;
+  // A shared channel stays with the pool (shared_) for the next request.
+  if (closed_ || !entry.channel || sharing_) return;
   idle_.push_back(std::move(entry));
   if (idle_.size() > capacity) idle_.erase(idle_.begin());
 }
@@ -405,7 +397,7 @@ void ChannelPool::give_back(Entry entry) {
 void ChannelPool::close() {
   closed_ = true;
   idle_.clear();
-  lent_.clear();
+  shared_ = {};
 }
 
 }  // namespace mpix

@@ -202,16 +202,15 @@ void spin_then_yield(unsigned& polls, int spin_polls);
 //
 // Shared channels: where the communicator's owner promises that its
 // requests never run at once (the drop-in, whose every call starts and
-// completes one; share_between_requests), a channel still held by a live
-// request is offered too. Its rings then carry one request's messages
-// after the other's, in the same order on every rank (the requests run in
-// the same order everywhere, as MPI requires), which is how one request
-// uses them from one Start to the next. Such a communicator has one
-// geometry, the staging budget's (any block fits any ring: a larger one
-// takes more chunks), made when sharing begins: creating rings costs
-// milliseconds for the largest (node_channel.cpp: every page of every
-// mapping is touched), which a new pattern would otherwise pay inside the
-// calls an application times, once per block size.
+// completes one; share_between_requests), the pool keeps one channel, of
+// the staging budget's geometry (any block fits any ring: a larger one
+// takes more chunks), and every request takes it. Its rings carry one
+// request's messages after the other's, in the same order on every rank
+// (the requests run in the same order everywhere, as MPI requires), which
+// is how one request uses them from one Start to the next. Creating rings
+// costs milliseconds for the largest (node_channel.cpp: every page of
+// every mapping is touched), which a new pattern would otherwise pay
+// inside the calls an application times, once per block size.
 class ChannelPool final : public Component {
  public:
   static constexpr std::size_t capacity = 4;
@@ -220,27 +219,27 @@ class ChannelPool final : public Component {
     std::uint64_t id = 0;
     std::shared_ptr<NodeChannel> channel;
   };
-  // Collective over comm.node(); largest_block: as for NodeChannel.
+  // Collective over comm.node() (local where the shared channel exists);
+  // largest_block: as for NodeChannel.
   Entry take(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block);
   // Local.
   void give_back(Entry entry);
   // Local: frees every pooled channel (no MPI call).
   void close() override;
   // Collective over comm.node(), before any take(): this communicator's
-  // requests never run at once, so they share channels, all of the
-  // budget's geometry; creates the first one now. Throws as NodeChannel
-  // does (on every node rank alike); sharing holds either way.
+  // requests never run at once, so they share one channel, of the
+  // budget's geometry, made now. Throws as NodeChannel does (on every node
+  // rank alike); sharing holds either way, and a later take() makes it.
   void share_between_requests(const Comm& comm, const ChannelSettings& settings);
   // Local: how many channels this pool has created (MPIX_VERBOSE, tests).
   long created() const { return created_; }
 
  private:
-  struct Lent {
-    std::uint64_t id = 0;
-    std::weak_ptr<NodeChannel> channel;
-  };
+  // Collective over comm.node(): a new channel, counted.
+  std::shared_ptr<NodeChannel> make(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block);
+
   std::vector<Entry> idle_;  // oldest first
-  std::vector<Lent> lent_;   // while sharing: the newest channels held by requests, oldest first
+  Entry shared_;             // while sharing: the one channel every request takes
   std::uint64_t next_id_ = 1;
   long created_ = 0;
   bool closed_ = false;
