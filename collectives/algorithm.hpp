@@ -28,6 +28,7 @@ inline constexpr unsigned contiguous_types = 1u << 3;  // moves raw bytes: both 
 inline constexpr unsigned window = 1u << 4;            // every block put into a window over recvbuf
 inline constexpr unsigned window_off_node = 1u << 5;   // off-node blocks put into a window over recvbuf
 inline constexpr unsigned node_channel = 1u << 6;      // on-node blocks through the node channel
+inline constexpr unsigned node_aggregation = 1u << 7;  // off-node blocks through node leaders, one message a node pair
 }  // namespace capability
 
 // The capability names, as registry.def, CMake and mpix_info spell them.
@@ -39,7 +40,7 @@ inline constexpr CapabilityName capability_names[] = {
     {capability::mpi_baseline, "mpi_baseline"},         {capability::mpi_persistent, "mpi_persistent"},
     {capability::selects, "selects"},                   {capability::contiguous_types, "contiguous_types"},
     {capability::window, "window"},                     {capability::window_off_node, "window_off_node"},
-    {capability::node_channel, "node_channel"},
+    {capability::node_channel, "node_channel"},         {capability::node_aggregation, "node_aggregation"},
 };
 
 template <class Args>

@@ -53,6 +53,17 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
   }
 
  private:
+  // Why auto leaves out a row that could run these arguments, or nothing.
+  // Aggregation across nodes on a single node is point-to-point between
+  // the node's ranks, as MPI's own call is, and its set-up (datatypes,
+  // first messages) would cost a trial that cannot win. A request that
+  // forces it still runs it.
+  static std::optional<std::string> not_worth_racing(const Row& row, const Args& args) {
+    if (row.has(capability::node_aggregation) && args.comm->num_nodes() == 1)
+      return std::string("one node: no block leaves it, so there is nothing to aggregate");
+    return std::nullopt;
+  }
+
   // Every candidate that no rank refuses, auto's settings and the largest
   // block any rank sends, agreed by one MPI_Allreduce; the prior is MPI's
   // own call. A bad hint on any rank fails on every rank.
@@ -76,6 +87,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
     values[largest] = static_cast<long>(family.largest_block(args));
     for (std::size_t i = 0; i < n; ++i) {
       why[i] = refusal(*rows[i], args);
+      if (!why[i]) why[i] = not_worth_racing(*rows[i], args);
       values[fields + i] = why[i] ? 1 : 0;
     }
     mpi_check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG, MPI_MAX,

@@ -503,6 +503,9 @@ int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const i
 #define MPIX_ALGORITHM_WINDOW_OFF_NODE 0x20
 /** On-node blocks through the node channel. */
 #define MPIX_ALGORITHM_NODE_CHANNEL 0x40
+/** Off-node blocks travel through node leaders, one message per pair of
+ * nodes; auto races it only across nodes. */
+#define MPIX_ALGORITHM_NODE_AGGREGATION 0x80
 
 /**
  * \brief How many Alltoallv algorithms are registered.
