@@ -24,6 +24,7 @@ struct SelectionInputs {
   long expected_iterations = 1000;
   long settle_within = 100;  // iterations auto's tournament may take
   long mpi_credit_ns = 0;    // credited to MPI's own call per period (TournamentRule::mpi_credit_us)
+  long mpi_period_ns = 0;    // MPI's own call's period, measured by the caller (TournamentRule::mpi_period_us)
   bool window_pooled = false;  // RMA candidates find their window in the pool
   std::vector<CandidateState> candidates;
 };

@@ -33,7 +33,9 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
   const std::vector<CandidatePrediction>& p = selection.predictions;
   const CandidatePrediction& prior = selection.choice();
   entrants.push_back(selection.chosen);
-  if (baseline >= 0 && baseline != selection.chosen && p[static_cast<std::size_t>(baseline)].eligible)
+  const bool mpi_measured = rule.mpi_period_us > 0 && baseline >= 0 && baseline != selection.chosen;
+  if (baseline >= 0 && baseline != selection.chosen && p[static_cast<std::size_t>(baseline)].eligible &&
+      !mpi_measured)
     entrants.push_back(baseline);
   std::vector<int> others;
   for (int i = 0; i < static_cast<int>(p.size()); ++i) {
@@ -78,7 +80,8 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
   std::size_t fit = fitting(budget - playoff);
   if (fit < 4) fit = fitting(budget);
   entrants.resize(std::min(entrants.size(), fit));
-  if (entrants.size() < 2) entrants.clear();
+  // One entrant is a tournament only against MPI's call measured already.
+  if (entrants.size() < (mpi_measured ? 1u : 2u)) entrants.clear();
   return entrants;
 }
 

@@ -40,6 +40,9 @@ struct TournamentRule {
   // What running MPI's own call saves per period beyond what is measured
   // (the drop-in's per-call agreement): taken off its measured periods.
   double mpi_credit_us = 0;
+  // MPI's own call's period, measured warm by the caller (0: not): it does
+  // not enter the tournament, and every entrant is judged against it.
+  double mpi_period_us = 0;
   // MPI's own call lost by less than this with eager-sized blocks: raced
   // once more, recheck_after Starts after the verdict, warmed up for
   // recheck_untimed periods (see mpi_recheck_due).
@@ -101,7 +104,9 @@ PeriodMeasure measure_periods(std::vector<double>& periods_us);
 // in rule.settle_within and in a quarter of the expected iterations (trials
 // of candidates that lose cost only their excess, which the scout cut
 // bounds), keeping room for a playoff when at least four entrants fit
-// beside it. Fewer than two: no tournament.
+// beside it. Fewer than two: no tournament. Where MPI's own call was
+// measured already (rule.mpi_period_us) and is not the prior, it does not
+// enter, and the prior alone is a tournament against it.
 std::vector<int> tournament_entrants(const Selection& selection, int baseline, long expected_iterations,
                                      const TournamentRule& rule);
 

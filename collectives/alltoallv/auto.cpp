@@ -68,7 +68,8 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
                    describe_selection(inputs, selection).c_str());
     }
     const TournamentRule rule =
-        tournament_rule(config, inputs.settle_within, inputs.pattern.max_peer_bytes, inputs.mpi_credit_ns);
+        tournament_rule(config, inputs.settle_within, inputs.pattern.max_peer_bytes, inputs.mpi_credit_ns,
+                        inputs.mpi_period_ns);
     begin(rows, std::move(selection), baseline, inputs.expected_iterations, rule, verbose);
   }
 };

@@ -79,7 +79,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   const std::size_t n = candidates.size();
   // One MPI_MAX reduction carries everything; a minimum travels negated.
   enum Field { node_bytes, net_bytes, node_messages, net_messages, max_peer_bytes, self_bytes, foreign_memory,
-               not_pooled, expected, settle, mpi_credit, fingerprint, minus_fingerprint, failed, fields };
+               not_pooled, expected, settle, mpi_credit, mpi_period, fingerprint, minus_fingerprint, failed, fields };
   std::vector<std::int64_t> values(fields + 2 * n, 0);
   std::optional<Error> local_error;
   const AlltoallvConfig& alltoallv = config.section<AlltoallvConfig>();
@@ -89,6 +89,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
     values[expected] = settings.expected_iterations;
     values[settle] = settings.settle_within;
     values[mpi_credit] = settings.mpi_credit_ns;
+    values[mpi_period] = settings.mpi_period_ns;
     const std::int64_t mine = static_cast<std::int64_t>(tuning_parameters_fingerprint(config) >> 1);
     values[fingerprint] = mine;
     values[minus_fingerprint] = -mine;
@@ -134,6 +135,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   inputs.expected_iterations = static_cast<long>(values[expected]);
   inputs.settle_within = static_cast<long>(values[settle]);
   inputs.mpi_credit_ns = static_cast<long>(values[mpi_credit]);
+  inputs.mpi_period_ns = static_cast<long>(values[mpi_period]);
   for (std::size_t i = 0; i < n; ++i)
     inputs.candidates.push_back({candidates[i]->name, values[fields + 2 * i] != 0, values[fields + 2 * i + 1] != 0});
   return inputs;

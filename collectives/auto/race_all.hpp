@@ -49,7 +49,9 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
       std::fprintf(stderr, "mpix-rma: %s auto (%s)%s\n", family.title, selection.reason.c_str(), listing.c_str());
     }
     this->begin(rows, std::move(selection), baseline, settings.expected_iterations,
-                tournament_rule(config, settings.settle_within, largest_block, settings.mpi_credit_ns), verbose);
+                tournament_rule(config, settings.settle_within, largest_block, settings.mpi_credit_ns,
+                                settings.mpi_period_ns),
+                verbose);
   }
 
  private:
@@ -71,7 +73,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
                              long long& largest_block) const {
     const Args& args = this->args_;
     const std::size_t n = rows.size();
-    enum Field { expected, settle, largest, mpi_credit, failed, fields };
+    enum Field { expected, settle, largest, mpi_credit, mpi_period, failed, fields };
     std::vector<long> values(fields + n, 0);
     std::vector<std::optional<std::string>> why(n);
     std::optional<Error> local_error;
@@ -80,6 +82,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
       values[expected] = mine.expected_iterations;
       values[settle] = mine.settle_within;
       values[mpi_credit] = mine.mpi_credit_ns;
+      values[mpi_period] = mine.mpi_period_ns;
     } catch (const Error& e) {
       local_error = e;
       values[failed] = 1;
@@ -97,6 +100,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
     settings.expected_iterations = values[expected];
     settings.settle_within = values[settle];
     settings.mpi_credit_ns = values[mpi_credit];
+    settings.mpi_period_ns = values[mpi_period];
     largest_block = values[largest];
     Selection selection;
     baseline = -1;

@@ -20,7 +20,7 @@ AutoConfig& of(Config& c) { return c.section<AutoConfig>(); }
 AutoHints AutoHints::of(const Info* info) {
   if (info == nullptr) return {};
   return {info->get(info_key_expected_iterations), info->get(info_key_auto_settle),
-          info->get(info_key_auto_mpi_credit)};
+          info->get(info_key_auto_mpi_credit), info->get(info_key_auto_mpi_period)};
 }
 
 AutoSettings parse_auto_settings(const AutoHints& hints, const Config& config) {
@@ -30,6 +30,7 @@ AutoSettings parse_auto_settings(const AutoHints& hints, const Config& config) {
       parse_count_hint(info_key_expected_iterations, hints.expected_iterations, 1, defaults.expected_iterations);
   settings.settle_within = parse_count_hint(info_key_auto_settle, hints.settle, 0, defaults.auto_settle);
   settings.mpi_credit_ns = parse_count_hint(info_key_auto_mpi_credit, hints.mpi_credit_ns, 0, 0);
+  settings.mpi_period_ns = parse_count_hint(info_key_auto_mpi_period, hints.mpi_period_ns, 0, 0);
   return settings;
 }
 

@@ -35,6 +35,11 @@ inline constexpr const char* info_key_auto_settle = "mpix_auto_settle";
 // measured period (the drop-in's per-call agreement, which a pattern back
 // on MPI's call no longer pays): auto's tournament credits them to it.
 inline constexpr const char* info_key_auto_mpi_credit = "mpix_auto_mpi_credit_ns";
+// Nanoseconds from one of MPI's own calls with these arguments to the
+// next, as the caller timed them (the drop-in's passed-through calls):
+// auto's tournament takes it as MPI's measurement and does not race MPI's
+// call (0, the default: it does).
+inline constexpr const char* info_key_auto_mpi_period = "mpix_auto_mpi_period_ns";
 
 // A request's info values for auto, as given: only auto parses them, and
 // agrees on any error it finds, so a request that forces an algorithm
@@ -43,6 +48,7 @@ struct AutoHints {
   std::optional<std::string> expected_iterations;
   std::optional<std::string> settle;
   std::optional<std::string> mpi_credit_ns;
+  std::optional<std::string> mpi_period_ns;
 
   static AutoHints of(const Info* info);
 };
@@ -52,6 +58,7 @@ struct AutoSettings {
   long expected_iterations = 0;
   long settle_within = 0;
   long mpi_credit_ns = 0;
+  long mpi_period_ns = 0;
 };
 
 // Local; MPI_ERR_INFO_VALUE naming the key and the value of a bad hint (the

@@ -65,9 +65,10 @@ struct Config;
 // The tournament's rule from the configuration (MPIX_AUTO_*), the bound on
 // its iterations (MPIX_AUTO_SETTLE or the request's mpix_auto_settle) and
 // the largest block any rank moves (agreed: the rule must be every rank's).
-// mpi_credit_ns: TournamentRule::mpi_credit_us, agreed likewise.
+// mpi_credit_ns and mpi_period_ns: TournamentRule::mpi_credit_us and
+// mpi_period_us, agreed likewise.
 TournamentRule tournament_rule(const Config& config, long settle_within, long long largest_block,
-                               long mpi_credit_ns = 0);
+                               long mpi_credit_ns = 0, long mpi_period_ns = 0);
 
 class AutoTournament {
  public:
@@ -137,6 +138,11 @@ class AutoTournament {
   // up; the refused ones leave the candidates, with why. Only when none can
   // does init fail, with the prior's error, agreed.
   void run_prior();
+  // Where the caller measured MPI's own call (rule.mpi_period_us): that
+  // measurement stands for it, and the prior, if MPI's call, gives way to
+  // the cheapest predicted of the others; with no other that can run, the
+  // measurement is dropped and MPI's call runs as the prior.
+  void take_mpi_period();
   // Collective: the previous operation is gone before the next one takes
   // the pooled window (a second live window over a buffer slows MPICH).
   // False (on every rank alike) if the algorithm could not be set up; then

@@ -185,7 +185,9 @@ int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *n
  * name, overriding the family's MPIX_*_ALGORITHM), "mpix_expected_iterations"
  * and "mpix_auto_settle" (for auto: N, and the iterations its tournament may
  * take), "mpix_auto_mpi_credit_ns" (for auto: nanoseconds per call that
- * running MPI's own call saves beyond its measured period), "mpix_buffers_move"
+ * running MPI's own call saves beyond its measured period),
+ * "mpix_auto_mpi_period_ns" (for auto: MPI's own call's period with these
+ * arguments as the caller timed it: judged against, not raced), "mpix_buffers_move"
  * ("true": see MPIX_Start_with_buffers), "mpix_crs_reuse" (see
  * MPIX_Alltoallv_crs), and for windows "mpi_win_scope" and "mpi_win_order"
  * (see \ref windows). Unknown keys are ignored, as MPI does.
@@ -257,7 +259,8 @@ int MPIX_Info_get(const MPIX_Info *info, const char *key, int valuelen, char *va
  * asking for different algorithms, all return the same error on every rank
  * before any algorithm hands anything to MPI, and leave the communicator
  * usable. Info keys: "mpix_alltoallv_algorithm", "mpix_expected_iterations",
- * "mpix_auto_settle", "mpix_auto_mpi_credit_ns", "mpix_buffers_move".
+ * "mpix_auto_settle", "mpix_auto_mpi_credit_ns", "mpix_auto_mpi_period_ns",
+ * "mpix_buffers_move".
  * \param[in] sendbuf the send buffer, or MPI_IN_PLACE
  * \param[in] sendcounts elements sent to each rank (comm size entries)
  * \param[in] sdispls where each send block starts, in extents of sendtype

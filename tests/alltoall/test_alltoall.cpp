@@ -264,6 +264,40 @@ TEST_F(AlltoallErrors, InPlaceOnSomeRanksOnlyFailsOnEveryRank) {
   EXPECT_EQ(request, nullptr);
 }
 
+// auto judges the others against MPI's own call as the caller measured it
+// (mpix_auto_mpi_period_ns, what the drop-in passes from the calls it
+// passed through), and races MPI's call no more: at 1 ns nothing beats it,
+// so MPI's call runs; at 1 s anything does. The data is MPI_Alltoall's
+// either way.
+class AutoAgainstAMeasuredMpiCall : public AlltoallErrors {};
+
+TEST_F(AutoAgainstAMeasuredMpiCall, RunsMpisCallOnlyWhereNothingBeatsIt) {
+  const int p = world_size(), block = 16, starts = 120;
+  for (const char* period_ns : {"1", "1000000000"}) {
+    MPIX_Info* info = nullptr;
+    MPIX_Info_init(&info);
+    MPIX_Info_set(info, "mpix_auto_mpi_period_ns", period_ns);
+    std::vector<int> send(static_cast<std::size_t>(p * block)), recv(send.size()), oracle(send.size());
+    MPIX_Request* request = nullptr;
+    ASSERT_EQ(MPIX_Alltoall_init(send.data(), block, MPI_INT, recv.data(), block, MPI_INT, comm_, info, &request),
+              MPI_SUCCESS);
+    for (int it = 0; it < starts; ++it) {
+      for (std::size_t i = 0; i < send.size(); ++i) send[i] = world_rank() * 7919 + static_cast<int>(i) * 31 + it;
+      std::fill(recv.begin(), recv.end(), poison);
+      ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+      complete(request, it);
+      MPI_Alltoall(send.data(), block, MPI_INT, oracle.data(), block, MPI_INT, MPI_COMM_WORLD);
+      ASSERT_EQ(recv, oracle) << "MPI's call measured at " << period_ns << " ns, iteration " << it;
+    }
+    const auto* running = row_of(algorithm_of(request));
+    ASSERT_NE(running, nullptr);
+    EXPECT_EQ(running->has(mpix::capability::mpi_baseline), std::string(period_ns) == "1")
+        << running->name << " runs with MPI's call measured at " << period_ns << " ns";
+    EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+    MPIX_Info_free(&info);
+  }
+}
+
 // node_aggregated does what it is for: for blocks of 8 B to 1 KiB a rank
 // sends at most (nodes - 1) messages off its node per call (only a node's
 // leader sends any), counted by the library where it sends them, and the

@@ -75,6 +75,17 @@ TEST(Tournament, FitsInTheSettleBoundAndAQuarterOfTheIterations) {
   EXPECT_TRUE(mpix::tournament_entrants(s, 1, 100000, rule).empty());
 }
 
+TEST(Tournament, MpisCallMeasuredByTheCallerDoesNotEnter) {
+  const auto s = predicted({{0, 1.0}, {0, 1.0}, {0, 1.0}, {0, 1.0}}, 100000);
+  mpix::TournamentRule rule = mpix::with_mpi_warm_up({}, 4096);
+  rule.settle_within = 50;  // too short for MPI's own call's warm-up
+  ASSERT_TRUE(mpix::tournament_entrants(s, 1, 100000, rule).empty());
+  rule.mpi_period_us = 2.5;  // the prior (c0) and the others, never c1
+  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, rule), (std::vector<int>{0, 2, 3}));
+  rule.settle_within = 11;  // the prior alone: a tournament against MPI's measured call
+  EXPECT_EQ(mpix::tournament_entrants(s, 1, 100000, rule), (std::vector<int>{0}));
+}
+
 TEST(Tournament, RoomForAPlayoffWhenFourEntrantsFitBesideIt) {
   const auto s = predicted(std::vector<std::pair<double, double>>(9, {0, 1.0}), 100000);
   EXPECT_EQ(mpix::tournament_entrants(s, -1, 100000, {}).size(), 7u);  // 7 x 11 + a playoff of 22 <= 100
