@@ -5,12 +5,14 @@
 namespace mpix::intercept {
 
 void RecentCalls::record(long call, std::uint64_t hash) {
-  calls_[static_cast<std::size_t>(next_)] = {hash, call, 0.0};
+  calls_[static_cast<std::size_t>(next_)] = {hash, call, 0.0, 0.0, false};
   next_ = (next_ + 1) % window;
 }
 
-void RecentCalls::timed(double us) {
-  calls_[static_cast<std::size_t>((next_ + window - 1) % window)].us = us;
+void RecentCalls::timed(double began, double us) {
+  Call& c = calls_[static_cast<std::size_t>((next_ + window - 1) % window)];
+  c.began = began;
+  c.us = us;
 }
 
 RecentCalls::Pattern RecentCalls::at_agreement(long call) {
@@ -37,7 +39,8 @@ RecentCalls::Pattern RecentCalls::at_agreement(long call) {
   runs_ = renewed;
   last_agreement_ = call;
 
-  const Call& current = calls_[static_cast<std::size_t>((next_ + window - 1) % window)];
+  Call& current = calls_[static_cast<std::size_t>((next_ + window - 1) % window)];
+  current.agreed = true;
   Pattern p;
   int timed = 0, recorded = 0;
   double total_us = 0;
@@ -52,6 +55,17 @@ RecentCalls::Pattern RecentCalls::at_agreement(long call) {
     }
   }
   if (timed > 0) p.call_us = total_us / timed;
+  int periods = 0;
+  double total_period_s = 0;
+  for (const Call& c : calls_) {
+    if (c.call < 0 || c.hash != current.hash || c.us <= 0 || c.agreed) continue;
+    for (const Call& next : calls_)
+      if (next.call == c.call + 1 && next.hash == current.hash && next.us > 0 && !next.agreed) {
+        total_period_s += next.began - c.began;
+        ++periods;
+      }
+  }
+  if (periods > 0) p.period_us = 1e6 * total_period_s / periods;
   const Run* run = run_of(current.hash);
   const long span = run != renewed.begin() + count ? call - run->since + 1 : p.repeats;
   // Its share of the window's calls, over the calls since it began.

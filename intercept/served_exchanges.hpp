@@ -104,6 +104,8 @@ class ServedExchanges {
     minus_repeats,        // the fewest repeats in a rank's recent calls
     minus_pattern_calls,  // the fewest calls a rank's pattern has run (RecentCalls)
     pattern_call_ns,      // what a call of the pattern costs MPI
+    pattern_period_ns,    // the pattern's period with MPI's call (RecentCalls)
+    period_unmeasured,    // some rank has no such period
     call_ns,              // what a recent call costs MPI, whatever its pattern
     check_ns,             // what an agreement costs
     admission_ns,         // what an admission costs (the last after the first)
@@ -119,7 +121,7 @@ class ServedExchanges {
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   bool set_up();
   void share_rings();
-  void admit(const void* sendbuf, void* recvbuf);
+  void admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns);
   void look_again_after(long calls);
   void look_again_unless_serving();
   int timed_pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,

@@ -8,12 +8,15 @@ using mpix::intercept::RecentCalls;
 
 namespace {
 
-// Calls [from, to) with one hash, each timed at us, recorded as the drop-in
-// does: only the window's worth before the agreement at call `to - 1`.
+constexpr double period_s = 25e-6;  // from one call's start to the next's
+
+// Calls [from, to) with one hash, each timed at us, one every period_s,
+// recorded as the drop-in does: only the window's worth before the
+// agreement at call `to - 1`.
 void run(RecentCalls& r, long from, long to, std::uint64_t hash, double us) {
   for (long c = std::max(from, to - RecentCalls::window); c < to; ++c) {
     r.record(c, hash);
-    r.timed(us);
+    r.timed(static_cast<double>(c) * period_s, us);
   }
 }
 
@@ -26,6 +29,7 @@ TEST(RecentCalls, APatternRunsSinceItWasFirstSeenWhileEveryAgreementFindsIt) {
   EXPECT_EQ(p.repeats, 10);
   EXPECT_EQ(p.calls, 10);
   EXPECT_DOUBLE_EQ(p.call_us, 5.0);
+  EXPECT_NEAR(p.period_us, 1e6 * period_s, 1e-6);
   run(r, 10, 200, 7, 5.0);  // passed through unrecorded, then the window before the agreement
   p = r.at_agreement(199);
   EXPECT_EQ(p.repeats, RecentCalls::window);
@@ -51,7 +55,7 @@ TEST(RecentCalls, AlternatingPatternsEachRunTheirShare) {
   const auto alternate = [&r](long from, long to) {
     for (long c = from; c < to; ++c) {
       r.record(c, c % 2 ? 8 : 7);
-      r.timed(c % 2 ? 20.0 : 10.0);
+      r.timed(static_cast<double>(c) * period_s, c % 2 ? 20.0 : 10.0);
     }
   };
   alternate(0, 16);
@@ -62,6 +66,25 @@ TEST(RecentCalls, AlternatingPatternsEachRunTheirShare) {
   EXPECT_EQ(p.calls, 99 * 8 / 16);  // since call 1, half of them
   EXPECT_DOUBLE_EQ(p.call_us, 20.0);
   EXPECT_DOUBLE_EQ(r.mean_call_us(), 15.0);
+  EXPECT_EQ(p.period_us, 0.0) << "no two consecutive calls share arguments";
+}
+
+// The periods around a call at an agreement hold the agreement and what
+// followed it: they are left out, and so is a call never timed.
+TEST(RecentCalls, ThePeriodIsMpisAndTheProgramsOnly) {
+  RecentCalls r;
+  double began = 0;
+  for (long c = 0; c < 12; ++c) {
+    r.record(c, 7);
+    if (c == 5) {
+      r.at_agreement(c);
+      began += 40e-6;  // the agreement, before MPI's call
+    }
+    if (c != 8) r.timed(began, 5.0);
+    began += period_s;
+    if (c == 5) began += 300e-6;  // the admission, after it
+  }
+  EXPECT_NEAR(r.at_agreement(11).period_us, 1e6 * period_s, 1e-6);
 }
 
 // A pattern missing from one agreement's window broke its run.
