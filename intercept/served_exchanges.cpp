@@ -267,13 +267,15 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   // any size: once, early, in a call that passes through (a program's or a
   // benchmark's first calls are its warm-up), so that no admission of a
   // large exchange later waits for it.
-  if (a[unservable] == 0 && !set_up()) return rc;
+  if (a[unservable] == 0) {
+    if (!set_up()) return rc;
+    share_rings();
+  }
   const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
   if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
     look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
     return rc;
   }
-  share_rings();
   // Large enough to serve. Rent or buy (selector/admission.hpp): the
   // pattern is admitted once its calls have cost MPI what admitting it will.
   const double pattern_us = a[pattern_call_ns] > 0 ? in_us(a[pattern_call_ns]) : call_us_;
@@ -403,12 +405,14 @@ bool ServedExchanges::set_up() {
 }
 
 // Collective, at an agreed call, after set_up(): the rest of the set-up,
-// once, at the first call large enough to serve (a pattern's first calls
-// pass through, and a program's or a benchmark's first are its warm-up).
-// Every served call starts and completes its request before it returns,
-// so the requests share the node channel's rings, made now: a new
-// pattern, of any block size, creates none. Where they cannot be made,
-// each algorithm that needs them refuses at its admission.
+// once, with it. Not later, at the first call large enough to serve: while
+// calls are small, agreements are spaced out, so that call may be found
+// only tens of calls into its pattern, and rings made then (milliseconds)
+// would land in calls a program times, in a short pattern several times
+// its own cost. Every served call starts and completes its request before
+// it returns, so the requests share the node channel's rings, made now: a
+// new pattern, of any block size, creates none. Where they cannot be
+// made, each algorithm that needs them refuses at its admission.
 void ServedExchanges::share_rings() {
   if (rings_shared_) return;
   rings_shared_ = true;
