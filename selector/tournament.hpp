@@ -40,7 +40,7 @@ struct TournamentRule {
   // What running MPI's own call saves per period beyond what is measured
   // (the drop-in's per-call agreement): taken off its measured periods.
   double mpi_credit_us = 0;
-  // MPI's own call's period, measured warm by the caller (0: not): it does
+  // MPI's own call's period, as the caller timed it (0: not): it does
   // not enter the tournament, and every entrant is judged against it.
   double mpi_period_us = 0;
   // MPI's own call lost by less than this with eager-sized blocks: raced
