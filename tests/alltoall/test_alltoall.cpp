@@ -298,6 +298,22 @@ TEST_F(AutoAgainstAMeasuredMpiCall, RunsMpisCallOnlyWhereNothingBeatsIt) {
   }
 }
 
+TEST_F(AutoAgainstAMeasuredMpiCall, ABadPeriodOnOneRankFailsOnEveryRank) {
+  const int p = world_size();
+  MPIX_Info* info = nullptr;
+  MPIX_Info_init(&info);
+  MPIX_Info_set(info, "mpix_auto_mpi_period_ns", world_rank() == p - 1 ? "-5" : "1000");
+  std::vector<int> send(static_cast<std::size_t>(p * 4)), recv(send.size());
+  MPIX_Request* request = nullptr;
+  const int rc = MPIX_Alltoall_init(send.data(), 4, MPI_INT, recv.data(), 4, MPI_INT, comm_, info, &request);
+  EXPECT_EQ(error_class(rc), MPI_ERR_INFO_VALUE) << error_message(rc);
+  EXPECT_NE(error_message(rc).find("on rank " + std::to_string(p - 1) + ": info key mpix_auto_mpi_period_ns = '-5'"),
+            std::string::npos)
+      << error_message(rc);
+  EXPECT_EQ(request, nullptr);
+  MPIX_Info_free(&info);
+}
+
 // node_aggregated does what it is for: for blocks of 8 B to 1 KiB a rank
 // sends at most (nodes - 1) messages off its node per call (only a node's
 // leader sends any), counted by the library where it sends them, and the

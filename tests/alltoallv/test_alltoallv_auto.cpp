@@ -410,6 +410,10 @@ TEST_F(AutoTest, AnMpiCreditLargerThanAnyPeriodMakesMpisOwnCallWin) {
   MPIX_Info_set(info_, "mpix_auto_mpi_credit_ns", rank_ == p_ - 1 ? "-5" : "1000");
   expect_init_fails(MPI_ERR_INFO_VALUE,
                     "on rank " + std::to_string(p_ - 1) + ": info key mpix_auto_mpi_credit_ns = '-5'");
+  MPIX_Info_set(info_, "mpix_auto_mpi_credit_ns", "1000");
+  MPIX_Info_set(info_, "mpix_auto_mpi_period_ns", rank_ == p_ - 1 ? "-5" : "1000");
+  expect_init_fails(MPI_ERR_INFO_VALUE,
+                    "on rank " + std::to_string(p_ - 1) + ": info key mpix_auto_mpi_period_ns = '-5'");
 }
 
 TEST_F(AutoTest, VerboseExplainsTheChoice) {
