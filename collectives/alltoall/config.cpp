@@ -9,7 +9,8 @@ const std::vector<VariableSpec>& alltoall_variables() {
       "MPIX_ALLTOALL_ALGORITHM",
       "Forces the algorithm of every MPIX_Alltoall_init request, unless the request's info sets "
       "mpix_alltoall_algorithm. Empty or auto: a tournament among the algorithms that can run, MPI's own "
-      "call first (the default). An unknown or unsupported name follows MPIX_FALLBACK.")};
+      "call first, or a node-channel algorithm where ranks outnumber cores (the default). An unknown or "
+      "unsupported name follows MPIX_FALLBACK.")};
   return rows;
 }
 

@@ -6,6 +6,16 @@
 // beats it by more than the tournament's margin. Nothing is predicted: the
 // candidates are few, and each costs the tournament one trial.
 //
+// Except where ranks outnumber cores (on any rank: agreed). There MPI's
+// own call waits without giving up its core, so each of its periods lasts
+// until the scheduler preempts the waiting rank: milliseconds, and
+// scattered. A prior runs whenever the request does not race -- before
+// its tournament and while another request of the loop races
+// (collectives/auto/trial_turn.hpp) -- so a prior that slow would stretch
+// and scatter the other request's periods until it could tell nothing
+// apart. The family's first node-channel algorithm, whose waits yield the
+// core, is the prior there; MPI's call still enters and is measured.
+//
 // A family's auto row is then make_operation<RaceAll<its Family constant>>
 // (collectives/family.hpp).
 #pragma once
@@ -73,7 +83,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
                              long long& largest_block) const {
     const Args& args = this->args_;
     const std::size_t n = rows.size();
-    enum Field { expected, settle, largest, mpi_credit, mpi_period, failed, fields };
+    enum Field { expected, settle, largest, mpi_credit, mpi_period, oversubscribed, failed, fields };
     std::vector<long> values(fields + n, 0);
     std::vector<std::optional<std::string>> why(n);
     std::optional<Error> local_error;
@@ -88,6 +98,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
       values[failed] = 1;
     }
     values[largest] = static_cast<long>(family.largest_block(args));
+    values[oversubscribed] = args.comm->oversubscribed() ? 1 : 0;
     for (std::size_t i = 0; i < n; ++i) {
       why[i] = refusal(*rows[i], args);
       if (!why[i]) why[i] = not_worth_racing(*rows[i], args);
@@ -117,6 +128,14 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
       throw Error(MPI_ERR_INTERN, std::string("auto: MPI's own ") + family.title + " call cannot run these arguments");
     selection.chosen = baseline;
     selection.reason = "MPI's own call first; the tournament decides";
+    if (values[oversubscribed])
+      for (std::size_t i = 0; i < n; ++i)
+        if (selection.predictions[i].eligible && rows[i]->has(capability::node_channel)) {
+          selection.chosen = static_cast<int>(i);
+          selection.reason = std::string("ranks outnumber cores: ") + rows[i]->name +
+                             " first, whose waits yield the core; the tournament decides";
+          break;
+        }
     return selection;
   }
 };

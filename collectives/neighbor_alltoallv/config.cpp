@@ -12,7 +12,8 @@ const std::vector<VariableSpec>& neighbor_alltoallv_variables() {
         "MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM",
         "Forces the algorithm of every MPIX_Neighbor_alltoallv_init request, unless the request's info sets "
         "mpix_neighbor_alltoallv_algorithm. Empty or auto: a tournament among the algorithms that can run, "
-        "MPI's own call first (the default). An unknown or unsupported name follows MPIX_FALLBACK."),
+        "MPI's own call first, or a node-channel algorithm where ranks outnumber cores (the default). An "
+        "unknown or unsupported name follows MPIX_FALLBACK."),
     {"MPIX_NEIGHBOR_PACK_BYTES", "int", "4096", "0 or a positive integer",
      "channel algorithm: where a pair of ranks on one node has several non-empty edges one way (duplicate edges) "
      "that carry at most this many bytes in all, they are packed into one message (a copy in at the sender, a "
