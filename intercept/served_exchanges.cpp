@@ -458,12 +458,14 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
   MPIX_Info_set(info, "mpix_buffers_move", "true");
   // The pattern's calls so far were MPI's own, passed through, some of them
   // timed: their period (the slowest rank's) is what MPI's call costs this
-  // program, with no agreement in it. The tournament judges against it and
-  // does not race MPI's call, whose trial would run cold: right after other
-  // traffic (the admission's own) MPI's eager path is several times slower
-  // for tens of calls, more than a trial can wait. A pattern admitted within
-  // its own first such calls brings a period of that slower kind: a served
-  // algorithm must then beat MPI's call as it ran the pattern so far.
+  // program, with no agreement in it. With eager-sized blocks the
+  // tournament judges against it and does not race MPI's call, whose trial
+  // would run cold: right after other traffic (the admission's own) MPI's
+  // eager path is several times slower for tens of calls, more than a trial
+  // can wait. A pattern admitted within its own first such calls brings a
+  // period of that slower kind: a served algorithm must then beat MPI's
+  // call as it ran the pattern so far. With larger blocks it races MPI's
+  // call (AutoTournament::take_mpi_period).
   if (mpi_period_ns > 0) MPIX_Info_set(info, "mpix_auto_mpi_period_ns", std::to_string(mpi_period_ns).c_str());
   Entry entry;
   entry.pattern = pattern;

@@ -37,8 +37,9 @@ inline constexpr const char* info_key_auto_settle = "mpix_auto_settle";
 inline constexpr const char* info_key_auto_mpi_credit = "mpix_auto_mpi_credit_ns";
 // Nanoseconds from one of MPI's own calls with these arguments to the
 // next, as the caller timed them (the drop-in's passed-through calls):
-// auto's tournament takes it as MPI's measurement and does not race MPI's
-// call (0, the default: it does).
+// with eager-sized blocks auto's tournament takes it as MPI's measurement
+// and does not race MPI's call; with larger ones, and at 0 (the default),
+// it does (AutoTournament::take_mpi_period).
 inline constexpr const char* info_key_auto_mpi_period = "mpix_auto_mpi_period_ns";
 
 // A request's info values for auto, as given: only auto parses them, and

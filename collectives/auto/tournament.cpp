@@ -380,6 +380,10 @@ void AutoTournament::check_drift() {
 
 void AutoTournament::take_mpi_period() {
   if (rule_.mpi_period_us <= 0) return;
+  if (rule_.mpi_untimed <= rule_.untimed) {  // not eager-sized: raced
+    rule_.mpi_period_us = 0;
+    return;
+  }
   int other = -1;
   for (int i = 0; i < static_cast<int>(names_.size()); ++i) {
     const CandidatePrediction& c = selection_.predictions[static_cast<std::size_t>(i)];

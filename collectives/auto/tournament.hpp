@@ -138,10 +138,14 @@ class AutoTournament {
   // up; the refused ones leave the candidates, with why. Only when none can
   // does init fail, with the prior's error, agreed.
   void run_prior();
-  // Where the caller measured MPI's own call (rule.mpi_period_us): that
-  // measurement stands for it, and the prior, if MPI's call, gives way to
-  // the cheapest predicted of the others; with no other that can run, the
-  // measurement is dropped and MPI's call runs as the prior.
+  // Where the caller measured MPI's own call (rule.mpi_period_us) and its
+  // blocks are eager-sized: that measurement stands for it, and the prior,
+  // if MPI's call, gives way to the cheapest predicted of the others; with
+  // no other that can run, the measurement is dropped and MPI's call runs
+  // as the prior. Its trial would run cold there (with_mpi_warm_up). With
+  // larger blocks MPI's call warms up as fast as the others, and the
+  // caller's calls were a pattern's first (new pages of its buffers, tens
+  // of percent slower): it is raced, measured as the others are.
   void take_mpi_period();
   // Collective: the previous operation is gone before the next one takes
   // the pooled window (a second live window over a buffer slows MPICH).

@@ -187,7 +187,8 @@ int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *n
  * take), "mpix_auto_mpi_credit_ns" (for auto: nanoseconds per call that
  * running MPI's own call saves beyond its measured period),
  * "mpix_auto_mpi_period_ns" (for auto: MPI's own call's period with these
- * arguments as the caller timed it: judged against, not raced), "mpix_buffers_move"
+ * arguments as the caller timed it: with blocks under 32 KiB judged against,
+ * not raced), "mpix_buffers_move"
  * ("true": see MPIX_Start_with_buffers), "mpix_crs_reuse" (see
  * MPIX_Alltoallv_crs), and for windows "mpi_win_scope" and "mpi_win_order"
  * (see \ref windows). Unknown keys are ignored, as MPI does.
