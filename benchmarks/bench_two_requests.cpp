@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -125,13 +126,13 @@ struct Run {
 };
 
 // The loop over the given exchanges for `seconds` by rank 0's clock.
-Run loop(const std::vector<Exchange*>& exchanges, const Options& o) {
+Run loop(const std::vector<std::unique_ptr<Exchange>>& exchanges, const Options& o) {
   Run run;
   MPI_Barrier(MPI_COMM_WORLD);
   const double begin = MPI_Wtime();
   for (int done = 0; !done;) {
     for (int i = 0; i < o.check_every; ++i, ++run.iterations)
-      for (Exchange* x : exchanges) run.right &= x->iterate(run.iterations);
+      for (const auto& x : exchanges) run.right &= x->iterate(run.iterations);
     done = MPI_Wtime() - begin >= o.seconds ? 1 : 0;
     MPI_Bcast(&done, 1, MPI_INT, 0, MPI_COMM_WORLD);
   }
@@ -170,19 +171,23 @@ int main(int argc, char** argv) {
   bool right = true;
   for (const std::string& pair : o.pairs) {
     const bool neighbor = pair == "alltoallv+neighbor";
-    const auto make_a = [&] { return new Exchange(xcomm, rank, size, o.bytes_a); };
+    const auto make_a = [&] { return std::make_unique<Exchange>(xcomm, rank, size, o.bytes_a); };
     const auto make_b = [&] {
-      return neighbor ? new Exchange(graph_xcomm, rank, ring, o.bytes_b) : new Exchange(xcomm, rank, size, o.bytes_b);
+      return neighbor ? std::make_unique<Exchange>(graph_xcomm, rank, ring, o.bytes_b)
+                      : std::make_unique<Exchange>(xcomm, rank, size, o.bytes_b);
     };
     long alone[2] = {0, 0};
     for (int which = 0; which < 3; ++which) {
-      std::vector<Exchange*> exchanges;
+      std::vector<std::unique_ptr<Exchange>> exchanges;
       if (which != 1) exchanges.push_back(make_a());
       if (which != 0) exchanges.push_back(make_b());
       bool made = true;
-      for (Exchange* x : exchanges) made &= x->ok();
-      if (!made) {
-        for (Exchange* x : exchanges) delete x;
+      for (const auto& x : exchanges) made &= x->ok();
+      if (!made) {  // on every rank alike: the library agrees on init errors
+        exchanges.clear();
+        MPIX_Comm_free(&graph_xcomm);
+        MPIX_Comm_free(&xcomm);
+        MPI_Comm_free(&graph);
         mpix_timing::exit_with_error("bench_two_requests", "a request could not be made");
       }
       const Run run = loop(exchanges, o);
@@ -191,14 +196,13 @@ int main(int argc, char** argv) {
       if (rank == 0) {
         std::printf("two_requests %s %s %ld", pair.c_str(), which == 0 ? "a_alone" : which == 1 ? "b_alone" : "both",
                     run.iterations);
-        for (Exchange* x : exchanges) std::printf(" %s", x->running().c_str());
+        for (const auto& x : exchanges) std::printf(" %s", x->running().c_str());
         std::printf("%s\n", run.right ? "" : " WRONG DATA");
         if (which == 2)
           std::printf("two_requests %s share %.3f\n", pair.c_str(),
                       static_cast<double>(run.iterations) / static_cast<double>(std::max(alone[0], alone[1])));
         std::fflush(stdout);
       }
-      for (Exchange* x : exchanges) delete x;
     }
   }
   MPIX_Comm_free(&graph_xcomm);

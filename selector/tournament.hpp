@@ -58,6 +58,9 @@ struct TournamentRule {
   int untimed_after(bool previous_mpi_call, bool mpi_own_call) const {
     return mpi_own_call && !previous_mpi_call ? mpi_untimed : untimed;
   }
+  // MPI's own call warms up longer than the others (eager-sized blocks,
+  // see with_mpi_warm_up).
+  bool mpi_warms_up_longer() const { return mpi_untimed > untimed; }
   int trial_periods(bool mpi_own_call = false, bool after_mpi_call = false) const {
     return untimed_after(after_mpi_call, mpi_own_call) + timed;
   }

@@ -380,7 +380,7 @@ void AutoTournament::check_drift() {
 
 void AutoTournament::take_mpi_period() {
   if (rule_.mpi_period_us <= 0) return;
-  if (rule_.mpi_untimed <= rule_.untimed) {  // not eager-sized: raced
+  if (!rule_.mpi_warms_up_longer()) {  // not eager-sized: raced
     rule_.mpi_period_us = 0;
     return;
   }
