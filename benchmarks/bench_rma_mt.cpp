@@ -331,6 +331,15 @@ void order(bench::Csv& csv, MPIX_Comm* comm, Origin& origin) {
       const std::vector<bench::Timing> timings =
           bench::measure_interleaved(repeats, bench::iterations_for(3 + bytes / 3000.0), bodies);
       if (me == 0) {
+        // Which path the ordered window measured faster (empty where it
+        // measures nothing: shared memory, a forced path).
+        MPIX_Info* used = nullptr;
+        bench::check(MPIX_Win_get_info(ordered.win, &used), "MPIX_Win_get_info");
+        char chosen[1024] = {0};
+        int found = 0;
+        MPIX_Info_get(used, "mpix_ordered_path", sizeof chosen - 1, chosen, &found);
+        MPIX_Info_free(&used);
+        if (found && chosen[0] != '\0') std::printf("order %s %ld B: %s\n", kind.c_str(), bytes, chosen);
         MPI_Win_unlock_all(plain.win);
         bench::check(MPIX_Win_unlock_all(unordered.win), "unlock_all");
         bench::check(MPIX_Win_unlock_all(ordered.win), "unlock_all");

@@ -99,6 +99,7 @@ class MemhandleWin final : public WindowHandle {
     info.set(info_key_scope, settings_.thread_scope ? "thread" : "process");
     info.set(info_key_order, settings_.ordered ? "true" : "false");
     info.set("mpix_paths", path_);
+    if (settings_.ordered) info.set("mpix_ordered_path", parent_->ordered_path().c_str());
     info.set("mpix_memhandle_target", std::to_string(handle_.owner).c_str());
     return info;
   }
@@ -156,9 +157,7 @@ class MemhandleWin final : public WindowHandle {
     Transfer absolute = t;
     const MPI_Aint offset = t.disp * disp_unit_;
     const TransferShape shape = check(absolute);
-    DirectRoute route{nullptr, 0, shape.bytes};
-    if (parent_->direct_eligible(direct_, shape, settings_)) route = {&direct_, offset, shape.bytes};
-    parent_->move(d, settings_, absolute, route);
+    parent_->move(d, settings_, absolute, parent_->route_to(direct_, offset, shape, settings_));
   }
 
   std::shared_ptr<Window> parent_;

@@ -34,6 +34,7 @@
 #include "rma/active_target.hpp"
 #include "rma/epoch.hpp"
 #include "rma/flush_ledger.hpp"
+#include "rma/ordered_path_choice.hpp"
 #include "node/shared_segment.hpp"
 #include "rma/transfer.hpp"
 #include "src/comm.hpp"
@@ -178,15 +179,26 @@ class Window {
   bool same_node(int rank) const { return xcomm_->same_node(rank); }
   NodePath node_path() const { return node_path_; }
   PtracePeers ptrace_peers() const { return ptrace_peers_; }
-  // Whether a transfer of this shape may take direct path d. CMA takes
-  // transfers from MPIX_CMA_MIN_BYTES up; below, MPI puts, which a batch
-  // can share one flush, are faster. An ordered window completes every
-  // operation before the next, so there one system call always beats an
-  // MPI put and its flush: CMA takes every size.
-  bool direct_eligible(const DirectTarget& d, const TransferShape& shape, const WinSettings& s) const {
-    return d.mode != DirectTarget::Mode::none && shape.contiguous &&
-           (d.mode == DirectTarget::Mode::shm || s.ordered || static_cast<long>(shape.bytes) >= cma_min_bytes_);
+  // The path a transfer of this shape takes to a target whose direct path
+  // is d, at offset in its memory. Shared memory takes every contiguous
+  // transfer. CMA takes transfers from MPIX_CMA_MIN_BYTES up; below, MPI
+  // puts, which a batch can share one flush, are faster. An ordered window
+  // completes every operation before the next, where queued CMA copies and
+  // MPI's flushed operations trade places by MPI, thread level and machine
+  // phase: there the window's own first transfers decide
+  // (OrderedPathChoice), unless MPIX_NODE_PATH forces CMA.
+  DirectRoute route_to(const DirectTarget& d, MPI_Aint offset, const TransferShape& shape, const WinSettings& s) {
+    const DirectRoute mpi{nullptr, 0, shape.bytes}, direct{&d, offset, shape.bytes};
+    if (d.mode == DirectTarget::Mode::none || !shape.contiguous) return mpi;
+    if (d.mode == DirectTarget::Mode::shm) return direct;
+    if (!s.ordered) return static_cast<long>(shape.bytes) >= cma_min_bytes_ ? direct : mpi;
+    if (node_path_ == NodePath::cma) return direct;
+    const OrderedPathChoice::Pick pick = ordered_path_->pick();
+    if (pick.opens_block >= 0) open_ordered_block(s, pick.opens_block);
+    return pick.direct ? direct : mpi;
   }
+  // The path of ordered transfers to CMA targets (OrderedPathChoice::describe).
+  std::string ordered_path() const { return ordered_path_->describe(); }
   MPI_Win passive_window(const WinSettings& s) const { return passive_[slot_of(s)].get(); }
 
  private:
@@ -211,15 +223,21 @@ class Window {
   // Throws MPI_ERR_RANK / MPI_ERR_RMA_RANGE / MPI_ERR_TYPE for transfers
   // outside the target window. Inline, with its messages out of line: every
   // operation passes here.
-  DirectRoute route_of(const WinSettings& s, const Transfer& t) const {
+  DirectRoute route_of(const WinSettings& s, const Transfer& t) {
+    MPI_Aint offset = 0;
+    const TransferShape shape = check_transfer(t, offset);
+    return route_to(remotes_[t.target].direct, offset, shape, s);
+  }
+  // The checks alone (accumulates always take the MPI path); offset
+  // receives t's byte offset in its target's memory.
+  TransferShape check_transfer(const Transfer& t, MPI_Aint& offset) const {
     epoch_.check_alive();
     if (t.target < 0 || t.target >= size()) throw_target_rank_error(t.target, size());
     const TransferShape shape = shape_of(t);
     const Remote& remote = remotes_[t.target];
-    const MPI_Aint offset = t.disp * remote.disp_unit;
+    offset = t.disp * remote.disp_unit;
     if (remote.size >= 0 && (t.disp < 0 || offset + shape.span > remote.size)) throw_range_error(t, remote.size);
-    if (!direct_eligible(remote.direct, shape, s)) return {nullptr, 0, shape.bytes};
-    return {&remote.direct, offset, shape.bytes};
+    return shape;
   }
   [[noreturn]] static void throw_target_rank_error(int target, int size);
   [[noreturn]] static void throw_range_error(const Transfer& t, MPI_Aint window_bytes);
@@ -236,6 +254,9 @@ class Window {
     if (s.ordered) ledger_->flush(slot_of(s), target, mpi_window(s));
   }
   void after_mpi_operation(const WinSettings& s, int target) { ledger_->issued(slot_of(s), target); }
+  // Completes this thread's transfers in flight, then stamps block's start
+  // (OrderedPathChoice): each measured block pays for its own transfers.
+  void open_ordered_block(const WinSettings& s, int block);
   void after_direct_operation(const WinSettings& s) {
     // Direct copies are complete on return; ordered windows also keep their
     // stores from being reordered with the next operation's.
@@ -294,6 +315,7 @@ class Window {
   CmaWriteQueue queued_puts_;
   Epoch epoch_;
   std::unique_ptr<FlushLedger> ledger_;  // which MPI-path operations a flush still has to complete
+  std::unique_ptr<OrderedPathChoice> ordered_path_ = std::make_unique<OrderedPathChoice>();
   std::unique_ptr<ActiveTarget> active_target_;  // fence and PSCW on active_
   std::string paths_;
   std::array<std::uint64_t, 2> handle_key_{};

@@ -18,13 +18,14 @@ const std::vector<VariableSpec>& window_variables() {
     {"MPIX_NODE_PATH", "enum", "auto", "auto|shm|cma|mpi",
      "How MPIX windows reach targets on the same node. auto: load/store for library memory "
      "(MPIX_Win_allocate; MPIX_Alloc_mem memory under a created or memory-handle window), CMA (process_vm_writev) for "
-     "user memory (created windows, memory-handle windows) from MPIX_CMA_MIN_BYTES up, MPI RMA "
-     "otherwise. shm and cma force one where it can apply; mpi sends everything through MPI RMA.",
+     "user memory (created windows, memory-handle windows) from MPIX_CMA_MIN_BYTES up (on ordered windows, where "
+     "their first transfers timed it faster than MPI RMA), MPI RMA otherwise. shm and cma force one where it can "
+     "apply; mpi sends everything through MPI RMA.",
      [](std::string_view v, Config& c) { c.section<WindowConfig>().node_path = parse_node_path(v); }},
     {"MPIX_CMA_MIN_BYTES", "int", "131072", "0 or a positive integer",
-     "Smallest transfer into user memory that takes CMA instead of MPI RMA; ordered windows take CMA at every "
-     "size, since they complete each operation before the next and one system call beats an MPI put and its "
-     "flush. Measured on these machines (MPICH, 2 ranks, per put): put + flush, CMA 0.7 us vs MPI 1.6 at 4 KiB, "
+     "Smallest transfer into user memory that takes CMA instead of MPI RMA; ordered windows, which complete "
+     "each operation before the next, time both paths on their first transfers instead (mpix_ordered_path). "
+     "Measured on these machines (MPICH, 2 ranks, per put): put + flush, CMA 0.7 us vs MPI 1.6 at 4 KiB, "
      "3.5 vs 8.4 at 64 KiB; 32 puts under one flush, CMA 0.7 vs MPI 0.55 at 4 KiB, 1.1 vs 1.8 at 16 KiB. A "
      "lower value speeds up windows from 8-16 KiB, but the default stays where the Alltoallv RMA algorithms' "
      "built-in cost parameters were measured: below it, auto's prior would misjudge them.",

@@ -70,6 +70,7 @@ class CommWindowHandle final : public WindowHandle {
     info.set(info_key_scope, settings_.thread_scope ? "thread" : "process");
     info.set(info_key_order, settings_.ordered ? "true" : "false");
     info.set("mpix_paths", window_->paths().c_str());
+    if (settings_.ordered) info.set("mpix_ordered_path", window_->ordered_path().c_str());
     return info;
   }
   const std::shared_ptr<Window>& window() const override { return window_; }

@@ -53,8 +53,8 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
       continue;
     }
     if (r == rank_ && base == nullptr) continue;
-    // User memory takes CMA from MPIX_CMA_MIN_BYTES up, and at every size on
-    // ordered windows (direct_eligible).
+    // User memory takes CMA from MPIX_CMA_MIN_BYTES up, and on ordered
+    // windows where it measured faster (route_to).
     DirectPath path = choose_direct_path(all[r].memory, r == rank_, config.node_path, ptrace_peers);
     remote.direct = path.target;
     remote.segment = std::move(path.segment);

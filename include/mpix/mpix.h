@@ -718,9 +718,14 @@ int MPIX_Request_is_settled(const MPIX_Request *request, int *flag);
  * - "mpi_win_order" = "false" | "true": with "true", operations from one
  *   origin to one target complete in issue order (in a program below
  *   MPI_THREAD_MULTIPLE, puts into a node peer's memory by CMA may wait, in
- *   order, for the next call that is not such a put: a flush, say).
+ *   order, for the next call that is not such a put: a flush, say). To node
+ *   peers reached by CMA, the window's first 128 transfers alternate, 16 at
+ *   a time, between CMA and MPI RMA with a flush per operation, and the
+ *   faster (by median) takes the rest; MPIX_NODE_PATH=cma keeps CMA.
  *
- * MPIX_Win_get_info returns the effective values (and "mpix_paths").
+ * MPIX_Win_get_info returns the effective values (and "mpix_paths"; on an
+ * ordered window also "mpix_ordered_path": "measuring", or the choice with
+ * each path's time per transfer).
  * @{ */
 
 /**
