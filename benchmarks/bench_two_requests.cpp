@@ -19,8 +19,12 @@
 // number of iterations: every --check-every iterations one MPI_Allreduce
 // says whether rank 0's time is up. Prints, per run,
 //   two_requests <pair> <run> <iterations> <what A runs> [<what B runs>]
-// and then the loop with both as a share of the faster request alone:
+// and then the loop with both as a share of the faster request alone, and
+// its time per iteration against the sum of the two alone:
 //   two_requests <pair> share <both ÷ max(A alone, B alone)>
+//   two_requests <pair> of_sum <both's time ÷ (A's time + B's time)>
+// --algorithm-a/-b run a named algorithm instead of auto: the settled
+// requests' baseline for of_sum.
 // Exit status 1 if any received int is wrong.
 #include <mpix/mpix.h>
 
@@ -40,6 +44,7 @@ struct Options {
   long bytes_b = 1024;
   double seconds = 6;
   int check_every = 64;
+  std::string algorithm_a = "auto", algorithm_b = "auto";
 };
 
 // The int at position i of the block from `from` to `to` in iteration it.
@@ -50,25 +55,26 @@ int value(int from, int to, long it, int i) { return from * 1000003 + to * 7919 
 // value(rank, peer t, ...).
 class Exchange {
  public:
-  // An Alltoallv over xcomm's ranks.
-  Exchange(MPIX_Comm* xcomm, int rank, int size, long bytes) : rank_(rank), ints_(ints_of(bytes)) {
+  // An Alltoallv over xcomm's ranks, by `algorithm`.
+  Exchange(MPIX_Comm* xcomm, int rank, int size, long bytes, const std::string& algorithm)
+      : rank_(rank), ints_(ints_of(bytes)) {
     for (int r = 0; r < size; ++r) peers_.push_back(r);
     layout();
     MPIX_Info* info = nullptr;
     MPIX_Info_init(&info);
-    MPIX_Info_set(info, "mpix_alltoallv_algorithm", "auto");
+    MPIX_Info_set(info, "mpix_alltoallv_algorithm", algorithm.c_str());
     ok_ = MPIX_Alltoallv_init(send_.data(), counts_.data(), displs_.data(), MPI_INT, recv_.data(), counts_.data(),
                               displs_.data(), MPI_INT, xcomm, info, &request_) == MPI_SUCCESS;
     MPIX_Info_free(&info);
   }
   // A neighbourhood Alltoallv on graph_xcomm, whose edges go to `ring`
-  // (the same ranks in and out, in this order).
-  Exchange(MPIX_Comm* graph_xcomm, int rank, const std::vector<int>& ring, long bytes)
+  // (the same ranks in and out, in this order), by `algorithm`.
+  Exchange(MPIX_Comm* graph_xcomm, int rank, const std::vector<int>& ring, long bytes, const std::string& algorithm)
       : rank_(rank), ints_(ints_of(bytes)), peers_(ring) {
     layout();
     MPIX_Info* info = nullptr;
     MPIX_Info_init(&info);
-    MPIX_Info_set(info, "mpix_neighbor_alltoallv_algorithm", "auto");
+    MPIX_Info_set(info, "mpix_neighbor_alltoallv_algorithm", algorithm.c_str());
     ok_ = MPIX_Neighbor_alltoallv_init(send_.data(), counts_.data(), displs_.data(), MPI_INT, recv_.data(),
                                        counts_.data(), displs_.data(), MPI_INT, graph_xcomm, info,
                                        &request_) == MPI_SUCCESS;
@@ -122,6 +128,7 @@ class Exchange {
 
 struct Run {
   long iterations = 0;
+  double seconds = 0;  // rank 0's
   bool right = true;
 };
 
@@ -133,7 +140,8 @@ Run loop(const std::vector<std::unique_ptr<Exchange>>& exchanges, const Options&
   for (int done = 0; !done;) {
     for (int i = 0; i < o.check_every; ++i, ++run.iterations)
       for (const auto& x : exchanges) run.right &= x->iterate(run.iterations);
-    done = MPI_Wtime() - begin >= o.seconds ? 1 : 0;
+    run.seconds = MPI_Wtime() - begin;
+    done = run.seconds >= o.seconds ? 1 : 0;
     MPI_Bcast(&done, 1, MPI_INT, 0, MPI_COMM_WORLD);
   }
   int right = run.right ? 1 : 0;
@@ -155,6 +163,9 @@ int main(int argc, char** argv) {
   app.add_option("--bytes-b", o.bytes_b, "bytes per peer (or edge) of B")->check(CLI::Range(4L, 1L << 24));
   app.add_option("--seconds", o.seconds, "length of each run")->check(CLI::Range(0.001, 3600.0));
   app.add_option("--check-every", o.check_every, "iterations between checks of the time")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--algorithm-a", o.algorithm_a, "A's algorithm (a registry name: the settled baseline)")
+      ->capture_default_str();
+  app.add_option("--algorithm-b", o.algorithm_b, "B's algorithm")->capture_default_str();
   mpix_timing::parse_or_exit(app, argc, argv);
 
   int rank = 0, size = 0;
@@ -171,11 +182,12 @@ int main(int argc, char** argv) {
   bool right = true;
   for (const std::string& pair : o.pairs) {
     const bool neighbor = pair == "alltoallv+neighbor";
-    const auto make_a = [&] { return std::make_unique<Exchange>(xcomm, rank, size, o.bytes_a); };
+    const auto make_a = [&] { return std::make_unique<Exchange>(xcomm, rank, size, o.bytes_a, o.algorithm_a); };
     const auto make_b = [&] {
-      return neighbor ? std::make_unique<Exchange>(graph_xcomm, rank, ring, o.bytes_b)
-                      : std::make_unique<Exchange>(xcomm, rank, size, o.bytes_b);
+      return neighbor ? std::make_unique<Exchange>(graph_xcomm, rank, ring, o.bytes_b, o.algorithm_b)
+                      : std::make_unique<Exchange>(xcomm, rank, size, o.bytes_b, o.algorithm_b);
     };
+    double alone_seconds[2] = {0, 0};  // per iteration
     long alone[2] = {0, 0};
     for (int which = 0; which < 3; ++which) {
       std::vector<std::unique_ptr<Exchange>> exchanges;
@@ -192,15 +204,21 @@ int main(int argc, char** argv) {
       }
       const Run run = loop(exchanges, o);
       right &= run.right;
-      if (which < 2) alone[which] = run.iterations;
+      if (which < 2) {
+        alone[which] = run.iterations;
+        alone_seconds[which] = run.seconds / static_cast<double>(run.iterations);
+      }
       if (rank == 0) {
         std::printf("two_requests %s %s %ld", pair.c_str(), which == 0 ? "a_alone" : which == 1 ? "b_alone" : "both",
                     run.iterations);
         for (const auto& x : exchanges) std::printf(" %s", x->running().c_str());
         std::printf("%s\n", run.right ? "" : " WRONG DATA");
-        if (which == 2)
+        if (which == 2) {
           std::printf("two_requests %s share %.3f\n", pair.c_str(),
                       static_cast<double>(run.iterations) / static_cast<double>(std::max(alone[0], alone[1])));
+          std::printf("two_requests %s of_sum %.3f\n", pair.c_str(),
+                      run.seconds / static_cast<double>(run.iterations) / (alone_seconds[0] + alone_seconds[1]));
+        }
         std::fflush(stdout);
       }
     }

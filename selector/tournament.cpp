@@ -89,6 +89,10 @@ bool cut_short(const PeriodMeasure& scout, double best_median_us, const Tourname
   return best_median_us > 0 && scout.fastest_us > rule.cut * best_median_us;
 }
 
+bool hopeless_while_warming(const PeriodMeasure& warm_up, double best_median_us, const TournamentRule& rule) {
+  return best_median_us > 0 && warm_up.fastest_us > std::max(rule.hopeless * best_median_us, rule.hopeless_us);
+}
+
 Verdict tournament_verdict(const std::vector<std::string>& names, const std::vector<PeriodMeasure>& measured,
                            int incumbent) {
   Verdict v;
@@ -244,6 +248,11 @@ double recheck_cost_us(const std::vector<int>& entrants, const std::vector<Perio
 
 bool recheck_affordable(double cost_us, double running_us, const TournamentRule& rule) {
   return cost_us <= rule.recheck_share * running_us;
+}
+
+long paid_for_check_interval(double agreement_us, double period_us, const TournamentRule& rule) {
+  if (agreement_us <= 0 || period_us <= 0) return 0;
+  return static_cast<long>(std::ceil(agreement_us / (rule.recheck_share * period_us)));
 }
 
 }  // namespace mpix

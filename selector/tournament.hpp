@@ -53,6 +53,17 @@ struct TournamentRule {
   // own call raced again) may cost at most this share of the time the
   // request has run so far (see recheck_affordable).
   double recheck_share = 0.01;
+  // MPI's own call is measured fully (see cut_short), unless hopeless while
+  // warming up: after warmup_scout of its untimed periods, the fastest of
+  // them above both hopeless times the best so far and hopeless_us. Where
+  // ranks outnumber cores its waits hold the core and each call lasts a
+  // scheduler time slice, which no warm-up shortens; a first call over new
+  // memory costs tens of times a warm one, not a hundred, and not a
+  // millisecond at eager sizes. A cut call measured far above its
+  // prediction is a suspect: raced again once that is paid for.
+  int warmup_scout = 4;
+  double hopeless = 100;
+  double hopeless_us = 1000;
   // Untimed periods of a trial: MPI's own calls warm up longer, except
   // right after another of MPI's calls, whose trial left its path warm.
   int untimed_after(bool previous_mpi_call, bool mpi_own_call) const {
@@ -117,8 +128,12 @@ std::vector<int> tournament_entrants(const Selection& selection, int baseline, l
 // slower than the best measured so far even in its fastest period (a warm-up
 // that outlasts the untimed periods -- MPI's first calls over new memory --
 // does not cut an entrant that is fast once warm). The caller never cuts
-// MPI's own call: "never slower than MPI" rests on measuring it fully.
+// MPI's own call by it: "never slower than MPI" rests on measuring it fully,
+// unless it is hopeless while warming up (hopeless_while_warming).
 bool cut_short(const PeriodMeasure& scout, double best_median_us, const TournamentRule& rule);
+// After rule.warmup_scout untimed periods of MPI's own call: whether it is
+// hopeless (see TournamentRule::hopeless) and its trial ends.
+bool hopeless_while_warming(const PeriodMeasure& warm_up, double best_median_us, const TournamentRule& rule);
 
 struct Verdict {
   int winner = -1;
@@ -194,5 +209,13 @@ std::vector<int> rerun_entrants(const std::vector<PeriodMeasure>& measured, int 
 double recheck_cost_us(const std::vector<int>& entrants, const std::vector<PeriodMeasure>& measured, int baseline,
                        int mpi_untimed, double current_us, const TournamentRule& rule);
 bool recheck_affordable(double cost_us, double running_us, const TournamentRule& rule);
+// The fewest Starts between two drift checks of a request whose period is
+// period_us, when a check's agreement (its MPI_Allreduce) costs
+// agreement_us: enough that checking costs at most rule.recheck_share of the
+// time between checks. An allreduce costs microseconds on a quiet node and
+// milliseconds when ranks outnumber cores and MPI's waits hold the core,
+// where checking at the usual interval would take half of a small
+// exchange's time. 0 where either is unknown.
+long paid_for_check_interval(double agreement_us, double period_us, const TournamentRule& rule);
 
 }  // namespace mpix

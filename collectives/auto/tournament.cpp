@@ -173,6 +173,7 @@ void AutoTournament::skipped(long starts) {
 void AutoTournament::trial_period(double period_us) {
   if (untimed_left_ > 0) {
     --untimed_left_;
+    if (mpi_call(running_) && hopeless_while_warming_up(period_us)) next_entrant();
     return;
   }
   periods_.push_back(period_us);
@@ -195,15 +196,32 @@ void AutoTournament::trial_period(double period_us) {
   next_entrant();
 }
 
+bool AutoTournament::hopeless_while_warming_up(double period_us) {
+  if (warm_up_seen_ >= rule_.warmup_scout) return false;
+  periods_.push_back(period_us);
+  if (++warm_up_seen_ < rule_.warmup_scout) return false;
+  const PeriodMeasure warm_up = agreed_measure().periods;
+  periods_.clear();
+  if (!hopeless_while_warming(warm_up, best_so_far(), rule_)) return false;
+  // Recorded at its fastest period, without spread: a lower bound of a
+  // call that lasts a time slice, which a warm-up period's scatter must not
+  // turn into a close call against the winner.
+  measured_[static_cast<std::size_t>(running_)] = PeriodMeasure{warm_up.fastest_us, 0, warm_up.fastest_us};
+  log("  %s: cut while warming up, fastest of %d periods %.2f us", name(running_), rule_.warmup_scout,
+      warm_up.fastest_us);
+  return true;
+}
+
 AutoTournament::Agreed AutoTournament::agreed_measure() {
   // In place: the order of the periods does not matter to what follows.
   const PeriodMeasure m = measure_periods(periods_);
   const double now = MPI_Wtime();
-  double all[6] = {m.median_us, m.spread_us, m.fastest_us, now - verdict_time_, now - first_start_,
-                   disturbed_ ? 1.0 : 0.0};
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, all, 6, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  double all[7] = {m.median_us,          m.spread_us,           m.fastest_us,      now - verdict_time_,
+                   now - first_start_, disturbed_ ? 1.0 : 0.0, last_agreement_us_};
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, all, 7, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce");
+  last_agreement_us_ = (MPI_Wtime() - now) * 1e6;
   disturbed_ = false;
-  return {{all[0], all[1], all[2]}, all[3], all[4], all[5] > 0};
+  return {{all[0], all[1], all[2]}, all[3], all[4], all[5] > 0, all[6]};
 }
 
 
@@ -235,6 +253,7 @@ void AutoTournament::begin_tournament(std::vector<int> entrants, const char* inc
   entrant_ = 0;
   periods_.clear();
   untimed_left_ = started_ == 0 ? untimed_after(-1, running_) : 0;  // the running one is warm at a re-run
+  warm_up_seen_ = 0;
 }
 
 
@@ -244,6 +263,7 @@ void AutoTournament::next_entrant() {
   while (++entrant_ < entrants_.size()) {
     if (switch_to(entrants_[entrant_])) {
       untimed_left_ = untimed_after(previous, entrants_[entrant_]);
+      warm_up_seen_ = 0;
       return;
     }
   }
@@ -314,6 +334,7 @@ void AutoTournament::begin_playoff(int leader, int runner_up) {
   entrant_ = 0;
   periods_.clear();
   untimed_left_ = untimed_after(running_, runner_up);
+  warm_up_seen_ = 0;
   if (!switch_to(runner_up)) next_entrant();  // the runner-up cannot run again: the leader alone decides
 }
 
@@ -322,10 +343,13 @@ void AutoTournament::check_drift() {
   const Agreed agreed = agreed_measure();
   const PeriodMeasure watched = credited(running_, agreed.periods);
   periods_.clear();
+  // Checking itself is paid for: its agreement, at the period watched
+  // before, takes at most rule.recheck_share of the Starts until the next.
+  const long paid_for = paid_for_check_interval(agreed.agreement_us, reference_us_, rule_);
   if (agreed.disturbed) {
     // Another request raced during the window: its trials, not this
-    // request's algorithm, moved the periods. Watch again right away.
-    next_check_ = started_ + watch_window + 1;
+    // request's algorithm, moved the periods. Watch again soon.
+    next_check_ = started_ + std::max<long>(watch_window + 1, paid_for);
     return;
   }
   const bool drifted = period_drifted(reference_us_, watched.median_us, rule_);
@@ -359,7 +383,7 @@ void AutoTournament::check_drift() {
   if (drifted) entrants = rerun_entrants(measured_, running_, baseline_, rule_);
   if (!drifted || !affordable(entrants, mpi_untimed_, agreed)) {
     watch_interval_ = std::min(2 * watch_interval_, interval(last_watch_interval, last_watch_seconds));
-    next_check_ = started_ + watch_interval_;
+    next_check_ = started_ + std::max(watch_interval_, paid_for);
     return;
   }
   ++reruns_;

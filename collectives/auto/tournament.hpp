@@ -17,7 +17,8 @@
 // itself. A trial is `untimed` periods of warm-up (`mpi_untimed` for MPI's
 // own call, whose eager path warms up over about twenty calls after other
 // traffic), then `timed` periods;
-// after `scout` of them a clearly slower entrant is cut. The median period
+// after `scout` of them a clearly slower entrant is cut, MPI's own call
+// only while warming up and hopeless (TournamentRule::hopeless). The median period
 // (max over ranks) decides; the incumbent keeps its place unless beaten by
 // more than the spread. A request that completes by MPIX_Test polling is
 // timed the same way (Start to Start); one started only rarely simply keeps
@@ -30,7 +31,8 @@
 // outlast any trial), once more at the first check recheck_after Starts
 // after it, warmed up for recheck_untimed periods. Afterwards the period is
 // watched: a window of periods before each check, checks at a doubling
-// interval (of Starts, and of time at the winner's period). A period that
+// interval (of Starts, and of time at the winner's period), no closer than
+// a check's own agreement pays for (paid_for_check_interval). A period that
 // drifted (a machine phase, a change in how the application uses the data)
 // re-runs a bounded tournament among the close ones. Every such re-check
 // is paid for: it runs only once its cost (its periods at their last
@@ -108,6 +110,9 @@ class AutoTournament {
   enum class Phase { trial, watch, settled };
 
   void trial_period(double period_us);
+  // An untimed period of MPI's own call: collective once warmup_scout of
+  // them are seen, whether it is hopeless (hopeless_while_warming).
+  bool hopeless_while_warming_up(double period_us);
   // Collective, at a Start every rank reaches alike: whether this request
   // may race now (no rank sees another holding the turn), checked every
   // turn_check_interval Starts while waiting; it takes the turn if so.
@@ -117,6 +122,7 @@ class AutoTournament {
     double since_verdict = 0;  // seconds, the slowest rank's clock
     double running = 0;        // seconds since the first Start, likewise
     bool disturbed = false;    // some rank saw another request's trials in the window
+    double agreement_us = 0;   // the previous agreement's MPI_Allreduce, the slowest rank's
   };
   // Collective: this rank's periods summarised, the maximum over ranks.
   Agreed agreed_measure();
@@ -186,6 +192,7 @@ class AutoTournament {
   double first_start_ = 0;   // MPI_Wtime of the first Start
   bool deferral_logged_ = false;  // a re-check waits to be paid for, and the log said so
   double exchange_began_ = 0;  // MPI_Wtime of the last Start
+  double last_agreement_us_ = 0;  // this rank's time in the last agreed_measure's MPI_Allreduce
   std::uint64_t own_exchange_ns_ = 0;  // this request's spans on the exchange clock
   std::uint64_t clock_at_last_start_ = 0, own_at_last_start_ = 0;
   Create create_;
@@ -201,6 +208,7 @@ class AutoTournament {
   std::size_t entrant_ = 0;  // index into entrants_ of the running trial
   int incumbent_ = 0;        // keeps its place unless clearly beaten
   int untimed_left_ = 0;
+  int warm_up_seen_ = 0;  // untimed periods of MPI's own call scouted (TournamentRule::warmup_scout)
   double reference_us_ = 0;  // the winner's median period
   long watch_interval_ = 0;  // Starts between drift checks, set at each verdict
   long next_check_ = 0;

@@ -186,6 +186,28 @@ TEST(Tournament, AClearlySlowerScoutIsCut) {
   EXPECT_FALSE(mpix::cut_short({20, 1, 16}, 0, {}));  // nothing to compare with
 }
 
+// MPI's own call is measured fully unless hopeless while warming up: a call
+// that lasts a time slice (ranks outnumbering cores), not one over new
+// memory, tens of times a warm one.
+TEST(Tournament, MpisCallWarmingUpIsCutOnlyWhenHopeless) {
+  const mpix::TournamentRule rule;  // hopeless: 100 times the best, and 1 ms
+  EXPECT_TRUE(mpix::hopeless_while_warming({6000, 2800, 3950}, 2, rule)) << "a 4 ms time slice against 2 us";
+  EXPECT_FALSE(mpix::hopeless_while_warming({90, 20, 60}, 2, rule)) << "a first call over new memory: 30 times";
+  EXPECT_FALSE(mpix::hopeless_while_warming({900, 20, 600}, 2, rule)) << "300 times the best, but under 1 ms";
+  EXPECT_FALSE(mpix::hopeless_while_warming({3000, 100, 2500}, 200, rule)) << "large blocks: 12 times";
+  EXPECT_FALSE(mpix::hopeless_while_warming({6000, 2800, 3950}, 0, rule)) << "nothing to compare with";
+}
+
+// A drift check's agreement costs at most recheck_share of the Starts until
+// the next one.
+TEST(Tournament, DriftChecksArePaidFor) {
+  const mpix::TournamentRule rule;  // recheck_share 1%
+  EXPECT_EQ(mpix::paid_for_check_interval(4000, 2, rule), 200000) << "a 4 ms allreduce, a 2 us period";
+  EXPECT_EQ(mpix::paid_for_check_interval(20, 2, rule), 1000) << "a quiet node's allreduce";
+  EXPECT_EQ(mpix::paid_for_check_interval(0, 2, rule), 0) << "no agreement measured yet";
+  EXPECT_EQ(mpix::paid_for_check_interval(4000, 0, rule), 0) << "no period yet";
+}
+
 TEST(Tournament, TheFastestWinsWhenItsLeadExceedsTheSpread) {
   const std::vector<PeriodMeasure> m = {{10, 0.5}, {8, 0.4}, {}, {9, 0.1}};
   const auto v = mpix::tournament_verdict(names, m, 0);
