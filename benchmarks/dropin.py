@@ -141,7 +141,8 @@ def main():
                   f"{ratio:7.3f} ({min(per_launch):.2f}..{max(per_launch):.2f}){off_columns}{mark}")
     print(f"# {marked} point(s) where the drop-in is more than {args.tolerance:.2f}x plain MPI")
     if agreement_us:
-        print(f"# agreement per served call, from this rank's arrival (waiting for the last rank included): "
+        print(f"# agreement per check (describing the call, voting, agreeing), from this rank's arrival "
+              f"(waiting for the last rank included): "
               f"median {statistics.median(agreement_us):.2f} us over {len(agreement_us)} communicator reports")
 
     plt = pyplot()

@@ -64,7 +64,7 @@ class ServedExchanges {
     long agreements = 0;      // calls that ran the agreement
     long patterns = 0;        // exchanges admitted
     long agreement_misses = 0;  // some rank had the pattern, another not
-    double agreement_seconds = 0;
+    double check_seconds = 0;   // the agreements and the checks around them (describing, voting)
     // One-time costs, this rank's clock: the communicator's set-up (the
     // library's communicator, the agreement's channel and path at its first
     // servable call; the shared rings at its first call large enough to
