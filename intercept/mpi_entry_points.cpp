@@ -79,8 +79,8 @@ void report(ServedExchanges* s) {
   PMPI_Comm_get_name(s->comm(), name, &length);
   std::fprintf(stderr,
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
-               "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their check, %s); "
-               "one-time: set-up %.2f ms, admissions %.2f ms, node-channel rings made %ld\n",
+               "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
+               "check, %s); one-time: set-up %.2f ms, admissions %.2f ms, node-channel rings made %ld\n",
                name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
                s->agreement_path(), 1e3 * c.setup_seconds, 1e3 * c.admission_seconds, s->rings_made());
