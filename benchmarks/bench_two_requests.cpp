@@ -1,30 +1,33 @@
-// Two auto requests in one loop: what FFT codes (two to four transposes an
-// iteration) and sparse codes (an Alltoallv beside the neighbourhood
-// exchange on their graph) run. Each request's period runs from one Start
-// to the next, so it holds the other request's exchange, and, while the
-// other races, the other's trials; auto lets one request race at a time
-// and takes the other's exchanges out of its periods
+// Two or three auto requests in one loop: what FFT codes (two to four
+// transposes an iteration) and sparse codes (an Alltoallv beside the
+// neighbourhood exchange on their graph) run. Each request's period runs
+// from one Start to the next, so it holds the other requests' exchanges,
+// and, while another races, its trials; auto lets one request race at a
+// time and takes the others' exchanges out of its periods
 // (collectives/auto/trial_turn.hpp). This measures whether that holds:
-// request A alone, request B alone, then A and B in one loop, each run
-// --seconds long with new requests, in one launch (one machine phase).
+// each request alone, then all in one loop, each run --seconds long with
+// new requests, in one launch (one machine phase).
 //
-// Pairs (--pair):
+// Sets (--pair):
 // - alltoallv+neighbor: A an Alltoallv of --bytes-a per peer, B a
 //   neighbourhood Alltoallv on a ring (rank +- 1) of --bytes-b per edge;
 // - alltoallv+alltoallv: A as above, B an Alltoallv of --bytes-b per peer
-//   on the same communicator.
+//   on the same communicator;
+// - alltoallv+neighbor+alltoallv: A and B as in the first, C an Alltoallv
+//   of --bytes-b per peer.
 //
 // Every iteration writes new send data and checks every received int (the
 // application loop, small enough to cost little). All ranks run the same
 // number of iterations: every --check-every iterations one MPI_Allreduce
-// says whether rank 0's time is up. Prints, per run,
-//   two_requests <pair> <run> <iterations> <what A runs> [<what B runs>]
-// and then the loop with both as a share of the faster request alone, and
-// its time per iteration against the sum of the two alone:
-//   two_requests <pair> share <both ÷ max(A alone, B alone)>
-//   two_requests <pair> of_sum <both's time ÷ (A's time + B's time)>
-// --algorithm-a/-b run a named algorithm instead of auto: the settled
-// requests' baseline for of_sum.
+// says whether rank 0's time is up. Prints, per run (a_alone, b_alone,
+// c_alone, then both or all),
+//   two_requests <set> <run> <iterations> <what each request runs>
+// and then the loop with all as a share of the fastest request alone, and
+// its time per iteration against the sum of each alone's:
+//   two_requests <set> share <all ÷ max(each alone)>
+//   two_requests <set> of_sum <all's time ÷ (A's time + B's time [+ C's])>
+// --algorithm-a/-b run named algorithms instead of auto (-b for B and C):
+// the settled requests' baseline for of_sum.
 // Exit status 1 if any received int is wrong.
 #include <mpix/mpix.h>
 
@@ -156,8 +159,8 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   Options o;
   CLI::App app{"Two auto requests in one loop, against each alone (iterations in --seconds)", "bench_two_requests"};
-  app.add_option("--pair", o.pairs, "alltoallv+neighbor and/or alltoallv+alltoallv")
-      ->check(CLI::IsMember({"alltoallv+neighbor", "alltoallv+alltoallv"}))
+  app.add_option("--pair", o.pairs, "alltoallv+neighbor, alltoallv+alltoallv and/or alltoallv+neighbor+alltoallv")
+      ->check(CLI::IsMember({"alltoallv+neighbor", "alltoallv+alltoallv", "alltoallv+neighbor+alltoallv"}))
       ->delimiter(',');
   app.add_option("--bytes-a", o.bytes_a, "bytes per peer of A, the Alltoallv")->check(CLI::Range(4L, 1L << 24));
   app.add_option("--bytes-b", o.bytes_b, "bytes per peer (or edge) of B")->check(CLI::Range(4L, 1L << 24));
@@ -180,19 +183,27 @@ int main(int argc, char** argv) {
   MPIX_Comm_init(&graph_xcomm, graph);
 
   bool right = true;
-  for (const std::string& pair : o.pairs) {
-    const bool neighbor = pair == "alltoallv+neighbor";
-    const auto make_a = [&] { return std::make_unique<Exchange>(xcomm, rank, size, o.bytes_a, o.algorithm_a); };
-    const auto make_b = [&] {
-      return neighbor ? std::make_unique<Exchange>(graph_xcomm, rank, ring, o.bytes_b, o.algorithm_b)
-                      : std::make_unique<Exchange>(xcomm, rank, size, o.bytes_b, o.algorithm_b);
+  for (const std::string& set : o.pairs) {
+    // The set's requests in order: the first is A (--bytes-a,
+    // --algorithm-a), the others B and C (--bytes-b, --algorithm-b).
+    std::vector<std::string> kinds;
+    for (std::size_t from = 0, plus = 0; plus != std::string::npos; from = plus + 1) {
+      plus = set.find('+', from);
+      kinds.push_back(set.substr(from, plus == std::string::npos ? std::string::npos : plus - from));
+    }
+    const auto make = [&](std::size_t i) {
+      const long bytes = i == 0 ? o.bytes_a : o.bytes_b;
+      const std::string& algorithm = i == 0 ? o.algorithm_a : o.algorithm_b;
+      return kinds[i] == "neighbor" ? std::make_unique<Exchange>(graph_xcomm, rank, ring, bytes, algorithm)
+                                    : std::make_unique<Exchange>(xcomm, rank, size, bytes, algorithm);
     };
-    double alone_seconds[2] = {0, 0};  // per iteration
-    long alone[2] = {0, 0};
-    for (int which = 0; which < 3; ++which) {
+    const std::size_t n = kinds.size();
+    double alone_seconds = 0;  // the sum of each alone's time per iteration
+    long most_alone = 0;
+    for (std::size_t which = 0; which <= n; ++which) {  // each alone, then all in one loop
       std::vector<std::unique_ptr<Exchange>> exchanges;
-      if (which != 1) exchanges.push_back(make_a());
-      if (which != 0) exchanges.push_back(make_b());
+      for (std::size_t i = 0; i < n; ++i)
+        if (which == n || which == i) exchanges.push_back(make(i));
       bool made = true;
       for (const auto& x : exchanges) made &= x->ok();
       if (!made) {  // on every rank alike: the library agrees on init errors
@@ -204,20 +215,21 @@ int main(int argc, char** argv) {
       }
       const Run run = loop(exchanges, o);
       right &= run.right;
-      if (which < 2) {
-        alone[which] = run.iterations;
-        alone_seconds[which] = run.seconds / static_cast<double>(run.iterations);
+      if (which < n) {
+        most_alone = std::max(most_alone, run.iterations);
+        alone_seconds += run.seconds / static_cast<double>(run.iterations);
       }
       if (rank == 0) {
-        std::printf("two_requests %s %s %ld", pair.c_str(), which == 0 ? "a_alone" : which == 1 ? "b_alone" : "both",
-                    run.iterations);
+        const std::string label =
+            which < n ? std::string(1, static_cast<char>('a' + which)) + "_alone" : n == 2 ? "both" : "all";
+        std::printf("two_requests %s %s %ld", set.c_str(), label.c_str(), run.iterations);
         for (const auto& x : exchanges) std::printf(" %s", x->running().c_str());
         std::printf("%s\n", run.right ? "" : " WRONG DATA");
-        if (which == 2) {
-          std::printf("two_requests %s share %.3f\n", pair.c_str(),
-                      static_cast<double>(run.iterations) / static_cast<double>(std::max(alone[0], alone[1])));
-          std::printf("two_requests %s of_sum %.3f\n", pair.c_str(),
-                      run.seconds / static_cast<double>(run.iterations) / (alone_seconds[0] + alone_seconds[1]));
+        if (which == n) {
+          std::printf("two_requests %s share %.3f\n", set.c_str(),
+                      static_cast<double>(run.iterations) / static_cast<double>(most_alone));
+          std::printf("two_requests %s of_sum %.3f\n", set.c_str(),
+                      run.seconds / static_cast<double>(run.iterations) / alone_seconds);
         }
         std::fflush(stdout);
       }
