@@ -90,7 +90,7 @@ bool cut_short(const PeriodMeasure& scout, double best_median_us, const Tourname
 }
 
 bool hopeless_while_warming(const PeriodMeasure& warm_up, double best_median_us, const TournamentRule& rule) {
-  return best_median_us > 0 && warm_up.fastest_us > std::max(rule.hopeless * best_median_us, rule.hopeless_us);
+  return best_median_us > 0 && warm_up.median_us > std::max(rule.hopeless * best_median_us, rule.hopeless_us);
 }
 
 Verdict tournament_verdict(const std::vector<std::string>& names, const std::vector<PeriodMeasure>& measured,

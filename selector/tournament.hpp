@@ -54,13 +54,15 @@ struct TournamentRule {
   // request has run so far (see recheck_affordable).
   double recheck_share = 0.01;
   // MPI's own call is measured fully (see cut_short), unless hopeless while
-  // warming up: after warmup_scout of its untimed periods, the fastest of
-  // them above both hopeless times the best so far and hopeless_us. Where
+  // warming up: after warmup_scout of its untimed periods, their median
+  // above both hopeless times the best so far and hopeless_us. Where
   // ranks outnumber cores its waits hold the core and each call lasts a
-  // scheduler time slice, which no warm-up shortens; a first call over new
-  // memory costs tens of times a warm one, not a hundred, and not a
-  // millisecond at eager sizes. A cut call measured far above its
-  // prediction is a suspect: raced again once that is paid for.
+  // scheduler time slice, which no warm-up shortens (one call that the
+  // scheduler happens to serve at once does not make it less hopeless,
+  // hence the median); a first call over new memory costs tens of times a
+  // warm one, not a hundred, and not a millisecond at eager sizes. A cut
+  // call measured far above its prediction is a suspect: raced again once
+  // that is paid for.
   int warmup_scout = 4;
   double hopeless = 100;
   double hopeless_us = 1000;

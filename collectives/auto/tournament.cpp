@@ -203,12 +203,11 @@ bool AutoTournament::hopeless_while_warming_up(double period_us) {
   const PeriodMeasure warm_up = agreed_measure().periods;
   periods_.clear();
   if (!hopeless_while_warming(warm_up, best_so_far(), rule_)) return false;
-  // Recorded at its fastest period, without spread: a lower bound of a
-  // call that lasts a time slice, which a warm-up period's scatter must not
-  // turn into a close call against the winner.
-  measured_[static_cast<std::size_t>(running_)] = PeriodMeasure{warm_up.fastest_us, 0, warm_up.fastest_us};
-  log("  %s: cut while warming up, fastest of %d periods %.2f us", name(running_), rule_.warmup_scout,
-      warm_up.fastest_us);
+  // Recorded without spread: a warm-up period's scatter must not turn a
+  // call that lasts a time slice into a close call against the winner.
+  measured_[static_cast<std::size_t>(running_)] = PeriodMeasure{warm_up.median_us, 0, warm_up.fastest_us};
+  log("  %s: cut while warming up, median of %d periods %.2f us", name(running_), rule_.warmup_scout,
+      warm_up.median_us);
   return true;
 }
 

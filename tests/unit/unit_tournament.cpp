@@ -192,6 +192,8 @@ TEST(Tournament, AClearlySlowerScoutIsCut) {
 TEST(Tournament, MpisCallWarmingUpIsCutOnlyWhenHopeless) {
   const mpix::TournamentRule rule;  // hopeless: 100 times the best, and 1 ms
   EXPECT_TRUE(mpix::hopeless_while_warming({6000, 2800, 3950}, 2, rule)) << "a 4 ms time slice against 2 us";
+  EXPECT_TRUE(mpix::hopeless_while_warming({4000, 2800, 300}, 2, rule))
+      << "one call the scheduler served at once does not save it";
   EXPECT_FALSE(mpix::hopeless_while_warming({90, 20, 60}, 2, rule)) << "a first call over new memory: 30 times";
   EXPECT_FALSE(mpix::hopeless_while_warming({900, 20, 600}, 2, rule)) << "300 times the best, but under 1 ms";
   EXPECT_FALSE(mpix::hopeless_while_warming({3000, 100, 2500}, 200, rule)) << "large blocks: 12 times";
