@@ -173,7 +173,11 @@ void AutoTournament::skipped(long starts) {
 void AutoTournament::trial_period(double period_us) {
   if (untimed_left_ > 0) {
     --untimed_left_;
-    if (mpi_call(running_) && hopeless_while_warming_up(period_us)) next_entrant();
+    if (mpi_call(running_) && hopeless_while_warming_up(period_us)) {
+      next_entrant();
+    } else if (untimed_left_ == 0) {
+      periods_.clear();  // warm-up periods kept for a scout that did not complete are not timed ones
+    }
     return;
   }
   periods_.push_back(period_us);

@@ -231,6 +231,32 @@ TEST_F(AutoTest, AFileWrittenByMpixTuneIsLoaded) {
   EXPECT_FALSE(seen.empty());
 }
 
+// MPI's own call runs its whole trial: its untimed periods (3 here: the
+// blocks are not eager-sized), then every timed one (MPIX_AUTO_PERIODS). A
+// warm-up period counted as timed would end its trial early. Where ranks
+// outnumber cores it may instead be cut as hopeless after 4 untimed
+// periods (TournamentRule::warmup_scout).
+TEST_F(AutoTest, MpisCallRunsItsWarmUpAndEveryTimedPeriod) {
+  if (!plain_environment()) GTEST_SKIP() << "a tuning file or an exclusion changes the entrants";
+  const char* periods_set = std::getenv("MPIX_AUTO_PERIODS");
+  const int timed = periods_set != nullptr ? std::atoi(periods_set) : 8;
+  if (timed == 0) GTEST_SKIP() << "MPIX_AUTO_PERIODS=0: no tournament";
+  ASSERT_EQ(init(), MPI_SUCCESS);
+  int native_run = 0;  // consecutive Starts of MPI's call, its first trial
+  bool native_done = false;
+  for (int it = 0, settled = 0; it < 400 && !settled && !native_done && !AnyRankFailed(); ++it) {
+    ASSERT_TRUE(run(it));
+    if (algorithm_of(request_) == "native")
+      ++native_run;
+    else if (native_run > 0)
+      native_done = true;
+    ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
+  }
+  ASSERT_GT(native_run, 0) << "MPI's own call never entered";
+  if (oversubscribed() && native_run == 4) return;  // cut as hopeless while warming up
+  EXPECT_EQ(native_run, 3 + timed) << "MPI's call ran " << native_run << " Starts, not 3 untimed + " << timed;
+}
+
 TEST_F(AutoTest, AMispredictedPriorLosesTheTournamentInvisibly) {
   if (!env_is("MPIX_TUNING_FILE", "tuning_mispredicted.json")) GTEST_SKIP() << "needs the mispredicting file";
   // fence is predicted nearly free: it runs first, its periods measure far
