@@ -42,7 +42,7 @@
 namespace {
 
 struct Options {
-  std::vector<std::string> pairs{"alltoallv+neighbor", "alltoallv+alltoallv"};
+  std::vector<std::string> sets{"alltoallv+neighbor", "alltoallv+alltoallv"};
   long bytes_a = 8;
   long bytes_b = 1024;
   double seconds = 6;
@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   Options o;
   CLI::App app{"Two auto requests in one loop, against each alone (iterations in --seconds)", "bench_two_requests"};
-  app.add_option("--pair", o.pairs, "alltoallv+neighbor, alltoallv+alltoallv and/or alltoallv+neighbor+alltoallv")
+  app.add_option("--pair", o.sets, "alltoallv+neighbor, alltoallv+alltoallv and/or alltoallv+neighbor+alltoallv")
       ->check(CLI::IsMember({"alltoallv+neighbor", "alltoallv+alltoallv", "alltoallv+neighbor+alltoallv"}))
       ->delimiter(',');
   app.add_option("--bytes-a", o.bytes_a, "bytes per peer of A, the Alltoallv")->check(CLI::Range(4L, 1L << 24));
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
   MPIX_Comm_init(&graph_xcomm, graph);
 
   bool right = true;
-  for (const std::string& set : o.pairs) {
+  for (const std::string& set : o.sets) {
     // The set's requests in order: the first is A (--bytes-a,
     // --algorithm-a), the others B and C (--bytes-b, --algorithm-b).
     std::vector<std::string> kinds;

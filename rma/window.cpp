@@ -186,14 +186,13 @@ void Window::move(Direction d, const WinSettings& s, const Transfer& t, const Di
 void Window::open_ordered_block(const WinSettings& s, int block) {
   issue_queued_puts();
   for (int target = 0; target < size(); ++target) ledger_->flush(slot_of(s), target, mpi_window(s));
-  ordered_path_->stamp(block, OrderedPathChoice::now_ns());
+  ordered_path_.stamp(block, OrderedPathChoice::now_ns());
 }
 
 void Window::accumulate(const WinSettings& s, const Transfer& t, MPI_Op op) {
   // Always the MPI path: MPI makes accumulates atomic with respect to each
   // other, which direct copies from several origins could not be.
-  MPI_Aint offset = 0;
-  check_transfer(t, offset);
+  check_transfer(t);
   if (op == MPI_OP_NULL) throw Error(MPI_ERR_OP, "op is MPI_OP_NULL");
   before_operation(s, t.target);
   mpi_check(MPI_Accumulate(t.origin, t.origin_count, t.origin_type, t.target, mpi_displacement(t), t.target_count,
@@ -203,8 +202,7 @@ void Window::accumulate(const WinSettings& s, const Transfer& t, MPI_Op op) {
 }
 
 void Window::get_accumulate(const WinSettings& s, const Transfer& t, void* result, MPI_Op op) {
-  MPI_Aint offset = 0;
-  check_transfer(t, offset);
+  check_transfer(t);
   before_operation(s, t.target);
   mpi_check(MPI_Get_accumulate(t.origin, t.origin_count, t.origin_type, result, t.target_count, t.target_type,
                                t.target, mpi_displacement(t), t.target_count, t.target_type, op, mpi_window(s)),

@@ -193,12 +193,12 @@ class Window {
     if (d.mode == DirectTarget::Mode::shm) return direct;
     if (!s.ordered) return static_cast<long>(shape.bytes) >= cma_min_bytes_ ? direct : mpi;
     if (node_path_ == NodePath::cma) return direct;
-    const OrderedPathChoice::Pick pick = ordered_path_->pick();
+    const OrderedPathChoice::Pick pick = ordered_path_.pick();
     if (pick.opens_block >= 0) open_ordered_block(s, pick.opens_block);
     return pick.direct ? direct : mpi;
   }
   // The path of ordered transfers to CMA targets (OrderedPathChoice::describe).
-  std::string ordered_path() const { return ordered_path_->describe(); }
+  std::string ordered_path() const { return ordered_path_.describe(); }
   MPI_Win passive_window(const WinSettings& s) const { return passive_[slot_of(s)].get(); }
 
  private:
@@ -224,20 +224,23 @@ class Window {
   // outside the target window. Inline, with its messages out of line: every
   // operation passes here.
   DirectRoute route_of(const WinSettings& s, const Transfer& t) {
-    MPI_Aint offset = 0;
-    const TransferShape shape = check_transfer(t, offset);
-    return route_to(remotes_[t.target].direct, offset, shape, s);
+    const CheckedTransfer checked = check_transfer(t);
+    return route_to(remotes_[t.target].direct, checked.offset, checked.shape, s);
   }
-  // The checks alone (accumulates always take the MPI path); offset
-  // receives t's byte offset in its target's memory.
-  TransferShape check_transfer(const Transfer& t, MPI_Aint& offset) const {
+  // The checks alone (accumulates always take the MPI path), and t's byte
+  // offset in its target's memory.
+  struct CheckedTransfer {
+    TransferShape shape;
+    MPI_Aint offset;
+  };
+  CheckedTransfer check_transfer(const Transfer& t) const {
     epoch_.check_alive();
     if (t.target < 0 || t.target >= size()) throw_target_rank_error(t.target, size());
     const TransferShape shape = shape_of(t);
     const Remote& remote = remotes_[t.target];
-    offset = t.disp * remote.disp_unit;
+    const MPI_Aint offset = t.disp * remote.disp_unit;
     if (remote.size >= 0 && (t.disp < 0 || offset + shape.span > remote.size)) throw_range_error(t, remote.size);
-    return shape;
+    return {shape, offset};
   }
   [[noreturn]] static void throw_target_rank_error(int target, int size);
   [[noreturn]] static void throw_range_error(const Transfer& t, MPI_Aint window_bytes);
@@ -315,7 +318,7 @@ class Window {
   CmaWriteQueue queued_puts_;
   Epoch epoch_;
   std::unique_ptr<FlushLedger> ledger_;  // which MPI-path operations a flush still has to complete
-  std::unique_ptr<OrderedPathChoice> ordered_path_ = std::make_unique<OrderedPathChoice>();
+  OrderedPathChoice ordered_path_;
   std::unique_ptr<ActiveTarget> active_target_;  // fence and PSCW on active_
   std::string paths_;
   std::array<std::uint64_t, 2> handle_key_{};

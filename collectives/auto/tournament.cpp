@@ -173,11 +173,7 @@ void AutoTournament::skipped(long starts) {
 void AutoTournament::trial_period(double period_us) {
   if (untimed_left_ > 0) {
     --untimed_left_;
-    if (mpi_call(running_) && hopeless_while_warming_up(period_us)) {
-      next_entrant();
-    } else if (untimed_left_ == 0) {
-      periods_.clear();  // warm-up periods kept for a scout that did not complete are not timed ones
-    }
+    if (warm_up_to_scout_ > 0 && hopeless_while_warming_up(period_us)) next_entrant();
     return;
   }
   periods_.push_back(period_us);
@@ -200,10 +196,16 @@ void AutoTournament::trial_period(double period_us) {
   next_entrant();
 }
 
+void AutoTournament::begin_warm_up(int index, int untimed) {
+  untimed_left_ = untimed;
+  // Only a warm-up long enough to hold the scout's periods is scouted, so
+  // that the scout always ends by clearing them: none is counted as timed.
+  warm_up_to_scout_ = mpi_call(index) && untimed >= rule_.warmup_scout ? rule_.warmup_scout : 0;
+}
+
 bool AutoTournament::hopeless_while_warming_up(double period_us) {
-  if (warm_up_seen_ >= rule_.warmup_scout) return false;
   periods_.push_back(period_us);
-  if (++warm_up_seen_ < rule_.warmup_scout) return false;
+  if (--warm_up_to_scout_ > 0) return false;
   const PeriodMeasure warm_up = agreed_measure().periods;
   periods_.clear();
   if (!hopeless_while_warming(warm_up, best_so_far(), rule_)) return false;
@@ -255,8 +257,7 @@ void AutoTournament::begin_tournament(std::vector<int> entrants, const char* inc
   phase_ = Phase::trial;
   entrant_ = 0;
   periods_.clear();
-  untimed_left_ = started_ == 0 ? untimed_after(-1, running_) : 0;  // the running one is warm at a re-run
-  warm_up_seen_ = 0;
+  begin_warm_up(running_, started_ == 0 ? untimed_after(-1, running_) : 0);  // the running one is warm at a re-run
 }
 
 
@@ -265,8 +266,7 @@ void AutoTournament::next_entrant() {
   const int previous = running_;
   while (++entrant_ < entrants_.size()) {
     if (switch_to(entrants_[entrant_])) {
-      untimed_left_ = untimed_after(previous, entrants_[entrant_]);
-      warm_up_seen_ = 0;
+      begin_warm_up(entrants_[entrant_], untimed_after(previous, entrants_[entrant_]));
       return;
     }
   }
@@ -336,8 +336,7 @@ void AutoTournament::begin_playoff(int leader, int runner_up) {
   in_playoff_ = true;
   entrant_ = 0;
   periods_.clear();
-  untimed_left_ = untimed_after(running_, runner_up);
-  warm_up_seen_ = 0;
+  begin_warm_up(runner_up, untimed_after(running_, runner_up));
   if (!switch_to(runner_up)) next_entrant();  // the runner-up cannot run again: the leader alone decides
 }
 

@@ -110,8 +110,11 @@ class AutoTournament {
   enum class Phase { trial, watch, settled };
 
   void trial_period(double period_us);
-  // An untimed period of MPI's own call: collective once warmup_scout of
-  // them are seen, whether it is hopeless (hopeless_while_warming).
+  // The trial of candidate index begins with `untimed` untimed periods.
+  void begin_warm_up(int index, int untimed);
+  // An untimed period of MPI's own call that its scout takes: collective
+  // once warmup_scout of them are seen, whether it is hopeless
+  // (hopeless_while_warming).
   bool hopeless_while_warming_up(double period_us);
   // Collective, at a Start every rank reaches alike: whether this request
   // may race now (no rank sees another holding the turn), checked every
@@ -208,7 +211,7 @@ class AutoTournament {
   std::size_t entrant_ = 0;  // index into entrants_ of the running trial
   int incumbent_ = 0;        // keeps its place unless clearly beaten
   int untimed_left_ = 0;
-  int warm_up_seen_ = 0;  // untimed periods of MPI's own call scouted (TournamentRule::warmup_scout)
+  int warm_up_to_scout_ = 0;  // MPI's own call: untimed periods left to its scout (TournamentRule::warmup_scout)
   double reference_us_ = 0;  // the winner's median period
   long watch_interval_ = 0;  // Starts between drift checks, set at each verdict
   long next_check_ = 0;

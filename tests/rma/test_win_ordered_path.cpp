@@ -3,9 +3,8 @@
 // their order while the blocks alternate paths, the window reports what it
 // chose, and later transfers take that path. CMake runs the suite in a
 // single-threaded program and under MPI_THREAD_MULTIPLE.
-#include <atomic>
+#include <cstdint>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/rma/win_fixture.hpp"

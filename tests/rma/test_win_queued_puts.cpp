@@ -4,10 +4,8 @@
 // suite at both levels, with MPIX_NODE_PATH=cma: the path is forced, not
 // measured). Every check reads the target's memory, written by a node peer
 // over CMA.
-#include <atomic>
-#include <cstring>
+#include <cstdint>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tests/rma/win_fixture.hpp"
