@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 
+#include "src/comm.hpp"
+#include "src/mpi_implementation.hpp"
 #include "src/request.hpp"
 
 namespace mpix {
@@ -111,6 +113,15 @@ std::optional<std::string> refusal(const CollectiveAlgorithm<Args>& row, const A
       return std::string("MPI's persistent call binds the buffers, and mpix_buffers_move says they move");
     return std::string("its window is made over recvbuf's address, and mpix_buffers_move says the buffers move");
   }
+  // Windows whose puts reach a process of this machine (every target of a
+  // window row; other emulated nodes' for window_off_node) hang on an MPI
+  // whose one-sided transport needs CMA where the kernel refuses it.
+  const Comm& comm = *args.comm;
+  const bool puts_reach_machine =
+      row.has(capability::window) || (row.has(capability::window_off_node) && comm.machine_ranks() > comm.node_size());
+  if (puts_reach_machine && !comm.machine_cma_refused().empty())
+    return std::string(mpi_implementation::one_sided_hangs_without_cma()) + ", and the kernel refuses it here (" +
+           comm.machine_cma_refused() + ")";
   if (row.has(capability::contiguous_types)) {
     if (!args.send_layout.contiguous) return std::string("sendtype is not contiguous (this algorithm moves raw bytes)");
     if (!args.recv_layout.contiguous) return std::string("recvtype is not contiguous (this algorithm moves raw bytes)");

@@ -1,9 +1,11 @@
 #include "src/comm.hpp"
 
 #include <sched.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +13,7 @@
 #include <unordered_map>
 
 #include "src/error.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -42,6 +45,24 @@ std::uint64_t machine_key() {
   return hash;
 }
 
+// Why the kernel refuses this process single copies from pid, or empty. The
+// kernel checks ptrace access before it touches an address, so reading one
+// byte at address 0 answers without one: EFAULT is access granted.
+std::string cma_refused_by(std::uint64_t pid) {
+  char byte = 0;
+  iovec local{&byte, 1};
+  iovec remote{nullptr, 1};
+  if (process_vm_readv(static_cast<pid_t>(pid), &local, 1, &remote, 1, 0) < 0 && errno != EFAULT)
+    return "process_vm_readv from pid " + std::to_string(pid) + ": " + std::strerror(errno);
+  return {};
+}
+
+// What every rank publishes about its process.
+struct Identity {
+  std::uint64_t machine;  // machine_key()
+  std::uint64_t pid;
+};
+
 }  // namespace
 
 Comm::Comm(MPI_Comm user, Config config) : user_(user), config_(std::move(config)) {
@@ -69,9 +90,15 @@ Comm::Comm(MPI_Comm user, Config config) : user_(user), config_(std::move(config
   // but costs MPICH milliseconds the first time in a process, which a
   // program under the drop-in would pay in its first served call.) Every
   // rank derives every rank's node from the keys alone.
-  const std::uint64_t mine = machine_key();
+  const Identity mine{machine_key(), static_cast<std::uint64_t>(getpid())};
+  std::vector<Identity> identities(static_cast<std::size_t>(size));
+  mpi_check(MPI_Allgather(&mine, 2, MPI_UINT64_T, identities.data(), 2, MPI_UINT64_T, global()), "MPI_Allgather");
   std::vector<std::uint64_t> keys(static_cast<std::size_t>(size));
-  mpi_check(MPI_Allgather(&mine, 1, MPI_UINT64_T, keys.data(), 1, MPI_UINT64_T, global()), "MPI_Allgather");
+  for (int r = 0; r < size; ++r) keys[static_cast<std::size_t>(r)] = identities[static_cast<std::size_t>(r)].machine;
+  if (mpi_implementation::one_sided_hangs_without_cma() != nullptr)
+    for (int r = 0; r < size && machine_cma_refused_.empty(); ++r)
+      if (r != rank_ && keys[static_cast<std::size_t>(r)] == mine.machine)
+        machine_cma_refused_ = cma_refused_by(identities[static_cast<std::size_t>(r)].pid);
   // first_of[r]: the first global rank of r's node; its rank on the machine
   // counts the machine's ranks before it, in global rank order (the
   // order MPI_Comm_split keeps with rank_ as the key).

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <typeindex>
 #include <utility>
 #include <vector>
@@ -67,6 +68,12 @@ class Comm {
   int machine_ranks() const { return machine_ranks_; }
   int machine_cores() const { return machine_cores_; }
   bool oversubscribed() const { return machine_ranks_ > machine_cores_; }
+  // Why the kernel refuses this process single copies (CMA) from another
+  // process of its machine (ptrace policy, a non-dumpable peer, a
+  // container), or empty. Probed only where the MPI's own one-sided
+  // transport needs CMA (mpi_implementation::one_sided_hangs_without_cma);
+  // empty elsewhere. Local.
+  const std::string& machine_cma_refused() const { return machine_cma_refused_; }
 
   // This communicator's T (a Component with a default constructor), made on
   // first use. Shared: requests built on the communicator hold it.
@@ -96,6 +103,7 @@ class Comm {
   std::vector<int> node_sizes_;
   int machine_ranks_ = 1;
   int machine_cores_ = 1;
+  std::string machine_cma_refused_;
   mutable std::mutex components_mutex_;
   mutable std::vector<std::pair<std::type_index, std::shared_ptr<Component>>> components_;
 };

@@ -34,6 +34,14 @@ bool is_fatal(MPI_Errhandler handler) {
   return handler == MPI_ERRORS_ARE_FATAL;
 }
 
+const char* one_sided_hangs_without_cma() {
+#if defined(OPEN_MPI) && OPEN_MPI
+  return "Open MPI's one-sided transport (osc/rdma over btl/vader) retries a refused single copy forever";
+#else
+  return nullptr;
+#endif
+}
+
 AlltoallvInit persistent_alltoallv() {
 #if MPI_VERSION >= 4
   return &MPI_Alltoallv_init;

@@ -23,6 +23,15 @@ std::string family_of(const std::string& name);
 // (MPI_ERRORS_ARE_FATAL, and MPI-4's MPI_ERRORS_ABORT where the MPI has it).
 bool is_fatal(MPI_Errhandler handler);
 
+// Why this MPI's one-sided operations between processes of one machine
+// hang where the kernel refuses single copies (CMA) between them, or
+// nullptr where they do not. Open MPI 4.1's osc/rdma over btl/vader moves
+// puts with process_vm_writev and, refused (non-dumpable ranks, Yama
+// ptrace_scope 2 and 3, a container without CAP_SYS_PTRACE), retries it
+// forever ("Read -1, expected ..., errno = 1"); its point-to-point falls
+// back to copy-in/copy-out and completes. MPICH's windows use no CMA.
+const char* one_sided_hangs_without_cma();
+
 // The MPI's own persistent Alltoallv: MPI-4's MPI_Alltoallv_init (MPICH),
 // or Open MPI 4.1's extension of the same signature. nullptr when the MPI
 // has none, with why_not saying so.
