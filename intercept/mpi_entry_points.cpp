@@ -146,6 +146,7 @@ ServedExchanges* state_of(MPI_Comm comm, Collective collective) {
 
 ServedExchanges* lookup_state(MPI_Comm comm, Collective collective) {
   if (comm == MPI_COMM_NULL) return nullptr;
+  InsideDropIn guard;  // making the state (and the library) calls MPI
   const int keyval = state_keyval[static_cast<int>(collective)];
   int flag = 0;
   void* value = nullptr;
@@ -176,37 +177,45 @@ ServedExchanges* lookup_state(MPI_Comm comm, Collective collective) {
 
 }  // namespace
 
+// Each entry point: MPI's own call for the library's calls underneath, for
+// communicators the drop-in does not serve, and for calls that pass
+// straight through (a tail call with the caller's arguments); the rest go
+// to the communicator's state.
 extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                              MPI_Comm comm) {
-  if (inside_drop_in)
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  InsideDropIn guard;
-  ServedExchanges* state = state_of(comm, Collective::alltoallv);
-  if (state == nullptr)
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  if (!inside_drop_in) {
+    ServedExchanges* state = state_of(comm, Collective::alltoallv);
+    if (state != nullptr && !state->passes_straight_through()) {
+      InsideDropIn guard;
+      return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+    }
+  }
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
 extern "C" int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  if (inside_drop_in)
-    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                   comm);
-  InsideDropIn guard;
-  ServedExchanges* state = state_of(comm, Collective::neighbor_alltoallv);
-  if (state == nullptr)
-    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                   comm);
-  return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  if (!inside_drop_in) {
+    ServedExchanges* state = state_of(comm, Collective::neighbor_alltoallv);
+    if (state != nullptr && !state->passes_straight_through()) {
+      InsideDropIn guard;
+      return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+    }
+  }
+  return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                 comm);
 }
 
 extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm) {
-  if (inside_drop_in) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  InsideDropIn guard;
-  ServedExchanges* state = state_of(comm, Collective::alltoall);
-  if (state == nullptr) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  if (!inside_drop_in) {
+    ServedExchanges* state = state_of(comm, Collective::alltoall);
+    if (state != nullptr && !state->passes_straight_through()) {
+      InsideDropIn guard;
+      return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+    }
+  }
+  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

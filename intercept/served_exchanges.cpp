@@ -70,7 +70,7 @@ namespace mpix::intercept {
 
 namespace {
 
-constexpr long recent_window = RecentCalls::window;
+constexpr long recent_window = RecentCalls::window;  // calls recorded before an agreement
 // Of the calls recorded before an agreement, the last ones are timed too
 // (MPI's time, for the rent): enough for a mean, few enough that the
 // clock's own cost stays small beside the agreement's.
@@ -185,13 +185,10 @@ ServedExchanges::~ServedExchanges() {
 
 int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype) {
+  // passes_straight_through() said no: the calls just before an agreement
+  // are remembered too (a hash of the arguments, no MPI call), so that a
+  // pattern that settled while calls were skipped is admitted at once.
   const long now = counters_.calls++;
-  if (disabled_) return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
-  // The calls just before an agreement are remembered too (a hash of the
-  // arguments, no MPI call), so that a pattern that settled while calls
-  // were skipped is admitted at once; the others cost a comparison.
-  if (now + recent_window < skip_until_)
-    return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   const CallArguments args{sendbuf,  recvbuf,  sendcounts,    sdispls,      sendtype,
                            recvcounts, rdispls, recvtype,      send_entries_, recv_entries_};
   recent_.record(now, args.hash());

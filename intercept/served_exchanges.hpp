@@ -44,8 +44,18 @@ class ServedExchanges {
   ServedExchanges(const ServedExchanges&) = delete;
   ServedExchanges& operator=(const ServedExchanges&) = delete;
 
-  // One call of the collective on the communicator: served, or passed to
-  // MPI's own (PMPI_). Returns its MPI error code, raised on the
+  // The common case, inline in the entry points: a call on a communicator
+  // that serves nothing, or too far from the next agreement to be recorded
+  // for it, only counts here, and the entry point passes it to MPI's own
+  // call with the caller's arguments. Otherwise call() (or call_uniform())
+  // takes it.
+  bool passes_straight_through() {
+    if (!disabled_ && counters_.calls + RecentCalls::window >= skip_until_) return false;
+    ++counters_.calls;
+    return true;
+  }
+  // One call of the collective on the communicator that does not pass
+  // straight through: served, or passed to MPI's own (PMPI_). Returns its MPI error code, raised on the
   // communicator's error handler as MPI's call would.
   int call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
