@@ -25,7 +25,7 @@ long calls_before_next_check(double call_us, double check_us, bool waiting_for_r
     if (!(calls < static_cast<double>(most))) return most;  // also NaN
     return std::max(least, static_cast<long>(std::ceil(calls)));
   };
-  long calls = bounded(std::max(0.0, check_us) / (rule.check_share * call_us));
+  long calls = bounded(rule.check_cost_factor * std::max(0.0, check_us) / (rule.check_share * call_us));
   if (waiting_for_rent) calls = std::min(calls, bounded((price_us - rent_us) / call_us));
   return calls;
 }

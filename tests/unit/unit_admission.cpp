@@ -60,12 +60,13 @@ TEST(Admission, WhereMpiWinsAdmissionCostsAtMostWhatThePatternHadCost) {
 }
 
 TEST(Admission, LooksRarelyAtCheapCallsAndOftenAtExpensiveOnes) {
-  // An agreement of 2 us among calls of 0.4 us: at most 1% of their time.
+  // An agreement of 2 us among calls of 0.4 us, which costs them three
+  // times that: at most 1% of their time.
   const long cheap = mpix::calls_before_next_check(0.4, 2.0, false, 0, 0, rule);
-  EXPECT_EQ(cheap, 500);
-  EXPECT_LE(2.0, rule.check_share * cheap * 0.4 + 1e-12);
-  // Among calls of 20 us: every ten calls.
-  EXPECT_EQ(mpix::calls_before_next_check(20.0, 2.0, false, 0, 0, rule), 10);
+  EXPECT_EQ(cheap, 1500);
+  EXPECT_LE(rule.check_cost_factor * 2.0, rule.check_share * cheap * 0.4 + 1e-12);
+  // Among calls of 20 us: every thirty calls.
+  EXPECT_EQ(mpix::calls_before_next_check(20.0, 2.0, false, 0, 0, rule), 30);
   // Bounded both ways.
   EXPECT_EQ(mpix::calls_before_next_check(0.001, 2.0, false, 0, 0, rule), rule.max_calls_between_checks);
   EXPECT_EQ(mpix::calls_before_next_check(1e6, 2.0, false, 0, 0, rule), rule.min_calls_between_checks);
