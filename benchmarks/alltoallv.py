@@ -25,13 +25,17 @@ def parse_args():
     p.add_argument("--ranks", default="2", help="comma-separated rank counts (time with 2)")
     p.add_argument("--launches", type=int, default=3)
     p.add_argument("--outdir", default="results/alltoallv")
-    p.add_argument("--title", default="Benchmark 1: uniform Alltoallv")
+    p.add_argument("--title", help="the tables' title (default: Benchmark 1 of the family timed)")
     p.add_argument("--offnode", action="store_true",
                    help="also run the emulated off-node setting: every rank its own node "
                         "(MPIX_NODE_SIZE=1) and MPI traffic over TCP (UCX_TLS=tcp,self)")
     p.add_argument("bench_args", nargs=argparse.REMAINDER,
                    help="passed to bench_alltoallv after --, e.g. -- --sizes 8,4096 --scaling strong")
-    return p.parse_args()
+    args = p.parse_args()
+    if args.title is None:
+        alltoall = "--family alltoall" in " ".join(args.bench_args)
+        args.title = "Benchmark 1: uniform " + ("Alltoall" if alltoall else "Alltoallv")
+    return args
 
 
 SETTINGS = {

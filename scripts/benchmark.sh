@@ -56,7 +56,11 @@ case "$name" in
      exit 2 ;;
 esac
 { read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
-results=$root/results/$name
+# Benchmark 1 of the Alltoall family ("-- --family alltoall") reports as
+# alltoall, beside Alltoallv's.
+report=$name
+[[ "$name" = alltoallv && " $* " == *" --family alltoall "* ]] && report=alltoall
+results=$root/results/$report
 [ "${MPI:-mpich}" = mpich ] || results=$results-$MPI
 results=$results/$(date -u +%Y-%m-%d)-$(hostname -s)
 mkdir -p "$results"
@@ -120,5 +124,5 @@ run_benchmark "$@" 2>&1 | tee "$results/output.txt"
 if [ "${FLOOR:-1}" = 1 ] && [ "$name" != copy_floor ]; then
   "${launcher[@]}" -n 2 "$build/benchmarks/bench_copy_floor" --repeats 5 > "$results/copy_floor.txt"
 fi
-/usr/bin/python3 "$root/benchmarks/write_report.py" --dir "$results" --name "$name" --command "$command" \
+/usr/bin/python3 "$root/benchmarks/write_report.py" --dir "$results" --name "$report" --command "$command" \
   --mpix-info "$build/mpix_info" --source "$root"
