@@ -55,8 +55,9 @@ class ServedExchanges {
     return true;
   }
   // One call of the collective on the communicator that does not pass
-  // straight through: served, or passed to MPI's own (PMPI_). Returns its MPI error code, raised on the
-  // communicator's error handler as MPI's call would.
+  // straight through: served, or passed to MPI's own (PMPI_). Returns its
+  // MPI error code, raised on the communicator's error handler as MPI's
+  // call would.
   int call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   // One MPI_Alltoall call (Collective::alltoall): its uniform blocks as

@@ -62,6 +62,7 @@ struct Identity {
   std::uint64_t machine;  // machine_key()
   std::uint64_t pid;
 };
+static_assert(sizeof(Identity) == 2 * sizeof(std::uint64_t), "Identity travels as two MPI_UINT64_T");
 
 }  // namespace
 
