@@ -70,7 +70,6 @@ namespace mpix::intercept {
 
 namespace {
 
-constexpr long recent_window = RecentCalls::window;  // calls recorded before an agreement
 // Of the calls recorded before an agreement, the last ones are timed too
 // (MPI's time, for the rent): enough for a mean, few enough that the
 // clock's own cost stays small beside the agreement's.
@@ -355,7 +354,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
 void ServedExchanges::look_again_unless_serving() {
   const long now = counters_.calls;
   const bool serving = std::any_of(entries_.begin(), entries_.end(), [now](const Entry& e) {
-    return e.request && !e.pass_through && now - e.last_used <= recent_window;
+    return e.request && !e.pass_through && now - e.last_used <= RecentCalls::window;
   });
   if (!serving) look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
 }

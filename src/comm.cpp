@@ -47,7 +47,9 @@ std::uint64_t machine_key() {
 
 // Why the kernel refuses this process single copies from pid, or empty. The
 // kernel checks ptrace access before it touches an address, so reading one
-// byte at address 0 answers without one: EFAULT is access granted.
+// byte at address 0 answers without one: EFAULT is access granted. (The
+// node layer's cma_reachable reads a published probe byte instead; this
+// layer sits below it, and needs no address.)
 std::string cma_refused_by(std::uint64_t pid) {
   char byte = 0;
   iovec local{&byte, 1};
