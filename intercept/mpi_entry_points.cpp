@@ -212,7 +212,7 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Datatype recvtype, MPI_Comm comm) {
   if (!inside_drop_in) {
     ServedExchanges* state = state_of(comm, Collective::alltoall);
-    if (state != nullptr && !state->passes_straight_through()) {
+    if (state != nullptr && !state->passes_straight_through(recvcount, recvtype)) {
       InsideDropIn guard;
       return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
     }

@@ -156,12 +156,30 @@ int ServedExchanges::call_uniform(const void* sendbuf, int sendcount, MPI_Dataty
       PMPI_Type_size(recvtype, &type_bytes) == MPI_SUCCESS &&
       static_cast<long long>(recvcount) * type_bytes < settings_.min_bytes) {
     ++counters_.calls;
+    remember_small_counts(recvtype, type_bytes);
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm_);
   }
   const int* sendcounts = uniform_send_.describe(sendcount, send_entries_);
   const int* recvcounts = uniform_recv_.describe(recvcount, recv_entries_);
   return call(sendbuf, sendcounts, uniform_send_.displs.data(), sendtype, recvbuf, recvcounts,
               uniform_recv_.displs.data(), recvtype);
+}
+
+// The next calls with this receive type decide in passes_straight_through(),
+// with no MPI call, where the type is predefined: a derived type's handle
+// may be freed and come back for a type of another size.
+void ServedExchanges::remember_small_counts(MPI_Datatype recvtype, int type_bytes) {
+  int integers = 0, addresses = 0, types = 0, combiner = MPI_UNDEFINED;
+  if (recvtype == small_type_ ||
+      PMPI_Type_get_envelope(recvtype, &integers, &addresses, &types, &combiner) != MPI_SUCCESS ||
+      combiner != MPI_COMBINER_NAMED)
+    return;
+  // Counts c >= 0 with c * type_bytes < min_bytes; never a negative count
+  // (MPI's call reports it), which the unsigned comparison sees as 2^31 or more.
+  constexpr long long int_counts = 1LL + INT_MAX;
+  const long long below = type_bytes > 0 ? (settings_.min_bytes + type_bytes - 1) / type_bytes : int_counts;
+  small_type_ = recvtype;
+  small_counts_below_ = static_cast<unsigned>(std::min(below, int_counts));
 }
 
 ServedExchanges::ServedExchanges(MPI_Comm comm, Collective collective, const InterceptConfig& settings)
@@ -268,6 +286,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   if (a[unservable] == 0) {
     if (!set_up()) return rc;
     share_rings();
+    build_first_request();
   }
   const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
   if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
@@ -423,24 +442,33 @@ void ServedExchanges::share_rings() {
   counters_.setup_seconds += MPI_Wtime() - begin;
 }
 
-// Collective: every rank calls it at the same call (the decision is agreed),
-// after share_rings().
-void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns) {
-  const ExchangePattern& pattern = scratch_;
+// Collective, at an agreed call, after share_rings(): the communicator's
+// first request, over one-byte blocks, made and freed. A communicator's
+// first request builds what its later ones share (the family's state on
+// the library's communicator, the selection's tables): several times what
+// a later admission costs. Here it is part of the set-up, which runs in a
+// program's first calls, and no pattern's admission pays it.
+void ServedExchanges::build_first_request() {
+  if (first_request_built_) return;
+  first_request_built_ = true;
   const double begin = MPI_Wtime();
-  const bool first = counters_.patterns == 0;
-  const long now = counters_.calls;
-  for (Entry& e : entries_)
-    if (now - e.last_used > stale_after) free_entry(e);
-  entries_.erase(
-      std::remove_if(entries_.begin(), entries_.end(), [](const Entry& e) { return !e.request && !e.pass_through; }),
-      entries_.end());
-  if (static_cast<int>(entries_.size()) >= settings_.entries) {
-    auto oldest = std::min_element(entries_.begin(), entries_.end(),
-                                   [](const Entry& x, const Entry& y) { return x.last_used < y.last_used; });
-    free_entry(*oldest);
-    entries_.erase(oldest);
-  }
+  Blocks blocks{std::vector<int>(static_cast<std::size_t>(send_entries_), 1), {},
+                std::vector<int>(static_cast<std::size_t>(recv_entries_), 1), {}};
+  for (int i = 0; i < send_entries_; ++i) blocks.sdispls.push_back(i);
+  for (int i = 0; i < recv_entries_; ++i) blocks.rdispls.push_back(i);
+  const std::vector<char> send(blocks.sendcounts.size() + 1);
+  std::vector<char> recv(blocks.recvcounts.size() + 1);
+  MPIX_Request* request = nullptr;
+  // Agreed either way (MPIX_*_init fails on every rank alike): a failure
+  // here is met again, and handled, at the first admission.
+  if (make_request(send.data(), recv.data(), blocks, 0, 0, &request) == MPI_SUCCESS) MPIX_Request_free(&request);
+  counters_.setup_seconds += MPI_Wtime() - begin;
+}
+
+// Collective: a request of the collective over blocks of bytes, as the
+// drop-in serves them.
+int ServedExchanges::make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, long long agreement_ns,
+                                  std::int64_t mpi_period_ns, MPIX_Request** request) {
   MPIX_Info* info = nullptr;
   MPIX_Info_init(&info);
   // auto: a tournament among the algorithms whose data path does not
@@ -448,10 +476,6 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
   // call among them.
   MPIX_Info_set(info, listing_of(collective_).algorithm_key, "auto");
   MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
-  // Every served call pays an agreement, which MPI's own call, once it
-  // wins, no longer does: the tournament credits its latency to it.
-  // The agreement's path is chosen at agreed calls, by timing (Agreement).
-  const long long agreement_ns = agreement_.choose(xcomm_, settings_.agreement);
   MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_ns).c_str());
   MPIX_Info_set(info, "mpix_buffers_move", "true");
   // The pattern's calls so far were MPI's own, passed through, some of them
@@ -465,38 +489,65 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
   // call as it ran the pattern so far. With larger blocks it races MPI's
   // call (AutoTournament::take_mpi_period).
   if (mpi_period_ns > 0) MPIX_Info_set(info, "mpix_auto_mpi_period_ns", std::to_string(mpi_period_ns).c_str());
+  int rc = MPI_SUCCESS;
+  switch (collective_) {
+    case Collective::neighbor_alltoallv:
+      rc = MPIX_Neighbor_alltoallv_init(sendbuf, blocks.sendcounts.data(), blocks.sdispls.data(), MPI_BYTE, recvbuf,
+                                        blocks.recvcounts.data(), blocks.rdispls.data(), MPI_BYTE, xcomm_, info,
+                                        request);
+      break;
+    case Collective::alltoall:  // uniform blocks: block 0's bytes are every block's
+      rc = MPIX_Alltoall_init(sendbuf, blocks.sendcounts[0], MPI_BYTE, recvbuf, blocks.recvcounts[0], MPI_BYTE, xcomm_,
+                              info, request);
+      break;
+    case Collective::alltoallv:
+      rc = MPIX_Alltoallv_init(sendbuf, blocks.sendcounts.data(), blocks.sdispls.data(), MPI_BYTE, recvbuf,
+                               blocks.recvcounts.data(), blocks.rdispls.data(), MPI_BYTE, xcomm_, info, request);
+      break;
+  }
+  MPIX_Info_free(&info);
+  return rc;
+}
+
+// Collective: every rank calls it at the same call (the decision is agreed),
+// after share_rings().
+void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns) {
+  const ExchangePattern& pattern = scratch_;
+  const double begin = MPI_Wtime();
+  const long now = counters_.calls;
+  for (Entry& e : entries_)
+    if (now - e.last_used > stale_after) free_entry(e);
+  entries_.erase(
+      std::remove_if(entries_.begin(), entries_.end(), [](const Entry& e) { return !e.request && !e.pass_through; }),
+      entries_.end());
+  if (static_cast<int>(entries_.size()) >= settings_.entries) {
+    auto oldest = std::min_element(entries_.begin(), entries_.end(),
+                                   [](const Entry& x, const Entry& y) { return x.last_used < y.last_used; });
+    free_entry(*oldest);
+    entries_.erase(oldest);
+  }
+  // Every served call pays an agreement, which MPI's own call, once it
+  // wins, no longer does: the tournament credits its latency to it.
+  // The agreement's path is chosen at agreed calls, by timing (Agreement).
+  const long long agreement_ns = agreement_.choose(xcomm_, settings_.agreement);
   Entry entry;
   entry.pattern = pattern;
   entry.last_used = now;
   // Over MPI_BYTE: the request never holds the caller's datatype handles,
   // which may be freed (and their handles reused) while it lives.
-  const std::vector<int> sc = ExchangePattern::in_bytes(pattern.sendcounts, pattern.send_element),
-                         sd = ExchangePattern::in_bytes(pattern.sdispls, pattern.send_element),
-                         rc_bytes = ExchangePattern::in_bytes(pattern.recvcounts, pattern.recv_element),
-                         rd = ExchangePattern::in_bytes(pattern.rdispls, pattern.recv_element);
-  int rc = MPI_SUCCESS;
-  switch (collective_) {
-    case Collective::neighbor_alltoallv:
-      rc = MPIX_Neighbor_alltoallv_init(sendbuf, sc.data(), sd.data(), MPI_BYTE, recvbuf, rc_bytes.data(), rd.data(),
-                                        MPI_BYTE, xcomm_, info, &entry.request);
-      break;
-    case Collective::alltoall:  // uniform blocks: block 0's bytes are every block's
-      rc = MPIX_Alltoall_init(pattern.in_place ? MPI_IN_PLACE : sendbuf, sc[0], MPI_BYTE, recvbuf, rc_bytes[0],
-                              MPI_BYTE, xcomm_, info, &entry.request);
-      break;
-    case Collective::alltoallv:
-      rc = MPIX_Alltoallv_init(pattern.in_place ? MPI_IN_PLACE : sendbuf, sc.data(), sd.data(), MPI_BYTE, recvbuf,
-                               rc_bytes.data(), rd.data(), MPI_BYTE, xcomm_, info, &entry.request);
-      break;
-  }
-  MPIX_Info_free(&info);
+  const Blocks blocks{ExchangePattern::in_bytes(pattern.sendcounts, pattern.send_element),
+                      ExchangePattern::in_bytes(pattern.sdispls, pattern.send_element),
+                      ExchangePattern::in_bytes(pattern.recvcounts, pattern.recv_element),
+                      ExchangePattern::in_bytes(pattern.rdispls, pattern.recv_element)};
+  const int rc = make_request(pattern.in_place ? MPI_IN_PLACE : sendbuf, recvbuf, blocks, agreement_ns,
+                              mpi_period_ns, &entry.request);
   const double spent_us = 1e6 * (MPI_Wtime() - begin);
   counters_.admission_seconds += 1e-6 * spent_us;
-  // The first admission on a communicator also builds what its requests
-  // share (the library's first request, the node channel): a price no
-  // later pattern pays. Later ones grow with the blocks (each request's
-  // own segments), so the last is the estimate of the next.
-  if (!first) last_admission_us_ = spent_us;
+  // Admissions grow with the blocks (each request's own segments), so the
+  // last is the estimate of the next. The first is priced at nothing: it
+  // counts with the communicator's set-up, which built a first request
+  // (build_first_request) and left it what any admission costs.
+  last_admission_us_ = spent_us;
   if (rc != MPI_SUCCESS) {  // agreed: the same on every rank
     disabled_ = true;
     return;

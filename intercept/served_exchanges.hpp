@@ -54,6 +54,18 @@ class ServedExchanges {
     ++counters_.calls;
     return true;
   }
+  // The same for an MPI_Alltoall call (Collective::alltoall), which also
+  // passes straight through where its blocks are below the served size
+  // (call_uniform says why that is every rank's decision): known without an
+  // MPI call for the predefined receive type call_uniform last sized, whose
+  // size no handle can change.
+  bool passes_straight_through(int recvcount, MPI_Datatype recvtype) {
+    if (recvtype == small_type_ && static_cast<unsigned>(recvcount) < small_counts_below_) {
+      ++counters_.calls;
+      return true;
+    }
+    return passes_straight_through();
+  }
   // One call of the collective on the communicator that does not pass
   // straight through: served, or passed to MPI's own (PMPI_). Returns its
   // MPI error code, raised on the communicator's error handler as MPI's
@@ -130,8 +142,16 @@ class ServedExchanges {
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   int serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+  // A request's blocks in bytes: counts and displacements each way.
+  struct Blocks {
+    std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
+  };
+  void remember_small_counts(MPI_Datatype recvtype, int type_bytes);
   bool set_up();
   void share_rings();
+  void build_first_request();
+  int make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, long long agreement_ns,
+                   std::int64_t mpi_period_ns, MPIX_Request** request);
   void admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns);
   void look_again_after(long calls);
   void look_again_unless_serving();
@@ -148,6 +168,10 @@ class ServedExchanges {
     std::vector<int> counts, displs;
     const int* describe(int new_count, int peers);  // counts.data(); displs follow
   } uniform_send_, uniform_recv_;
+  // Collective::alltoall, once the settings are agreed: a predefined receive
+  // type and the counts of it below the served size (passes_straight_through).
+  MPI_Datatype small_type_ = MPI_DATATYPE_NULL;
+  unsigned small_counts_below_ = 0;
   InterceptConfig settings_;
   ExchangePattern scratch_;  // the current call's, described in place
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made by set_up() (collective, agreed)
@@ -158,6 +182,7 @@ class ServedExchanges {
   std::vector<Entry> entries_;
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
   bool rings_shared_ = false;   // share_rings() ran (agreed)
+  bool first_request_built_ = false;  // build_first_request() ran (agreed)
   bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike
   long skip_until_ = 0;         // agreed: calls before this one pass without agreement
   long longest_gap_ = 8;        // agreed: the most calls the next skip may take
@@ -168,7 +193,7 @@ class ServedExchanges {
   // agreement cost, for the cadence of the next ones.
   double call_us_ = 0, check_us_ = 0;
   double typical_check_us_ = 0;        // this rank's agreements, a moving mean
-  double last_admission_us_ = 0;  // this rank's, after the first admission (0: none yet)
+  double last_admission_us_ = 0;  // this rank's last admission (0: none yet)
   Counters counters_;
 };
 

@@ -22,9 +22,9 @@
 // large exchange is found within a few of its calls).
 //
 // What a communicator sets up once (the library's communicator, the
-// agreement's own channel) is not in the price: it is made at its first
-// call that could be served, of any size, and reported on its own
-// (MPIX_VERBOSE).
+// agreement's own channel, a first request, which builds what later ones
+// share) is not in the price: it is made at its first call that could be
+// served, of any size, and reported on its own (MPIX_VERBOSE).
 #pragma once
 
 #include "selector/tournament.hpp"
@@ -55,7 +55,7 @@ double trial_excess_periods(const TournamentRule& tournament, const AdmissionRul
 
 // The price of admitting an exchange whose calls take call_us in MPI: the
 // request (admission_us, as the last admission on the communicator cost;
-// 0 before the first) and the trials' excess.
+// 0 before the first, which counts with the set-up) and the trials' excess.
 double admission_price_us(double admission_us, double call_us, const TournamentRule& tournament,
                           const AdmissionRule& rule);
 
