@@ -21,8 +21,8 @@ namespace {
 
 // Creation is collective: arguments are agreed on before any MPI window is.
 template <class Check, class Make>
-int create_window(const char* function, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Win** win, Check&& check,
-                  Make&& make) {
+int create_window(const char* function, mpix::Window::Kind kind, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Win** win,
+                  Check&& check, Make&& make) {
   return guarded(function, mpix::is_live(xcomm) ? xcomm->comm->global() : MPI_COMM_NULL, [&] {
     mpix::live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
     if (info != nullptr) mpix::live(info, MPI_ERR_INFO, "info", "MPIX_Info");
@@ -34,6 +34,7 @@ int create_window(const char* function, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_
     mpix::agreed(xcomm->comm->global(), [&] {
       require(win != nullptr, MPI_ERR_ARG, "win is NULL");
       check();
+      mpix::Window::check_machine_allows(kind, *xcomm->comm);
       settings = mpix::apply_win_info(info ? &info->info : nullptr, settings);
     });
     const int slots = settings.thread_scope ? config.section<mpix::WindowConfig>().thread_slots : 1;
@@ -71,7 +72,8 @@ int MPIX_Win_create(void* base, MPI_Aint size, int disp_unit, MPIX_Info* info, M
     mpix::Window::check_arguments(size, disp_unit);
     require(base != nullptr || size == 0, MPI_ERR_BUFFER, "base is NULL but size = " + std::to_string(size));
   };
-  return create_window(__func__, xcomm, info, win, check, [&](int slots, const mpix::Config& config) {
+  return create_window(__func__, mpix::Window::Kind::created, xcomm, info, win, check,
+                       [&](int slots, const mpix::Config& config) {
     void* memory = base;
     return std::make_shared<mpix::Window>(mpix::Window::Kind::created, &memory, size, disp_unit, slots,
                                           xcomm->comm, config);
@@ -84,7 +86,8 @@ int MPIX_Win_allocate(MPI_Aint size, int disp_unit, MPIX_Info* info, MPIX_Comm* 
     mpix::Window::check_arguments(size, disp_unit);
     require(baseptr != nullptr, MPI_ERR_ARG, "baseptr is NULL");
   };
-  return create_window(__func__, xcomm, info, win, check, [&](int slots, const mpix::Config& config) {
+  return create_window(__func__, mpix::Window::Kind::allocated, xcomm, info, win, check,
+                       [&](int slots, const mpix::Config& config) {
     void* memory = nullptr;
     auto w = std::make_shared<mpix::Window>(mpix::Window::Kind::allocated, &memory, size, disp_unit, slots,
                                             xcomm->comm, config);
@@ -94,7 +97,8 @@ int MPIX_Win_allocate(MPI_Aint size, int disp_unit, MPIX_Info* info, MPIX_Comm* 
 }
 
 int MPIX_Win_create_dynamic(MPIX_Info* info, MPIX_Comm* xcomm, MPIX_Win** win) {
-  return create_window(__func__, xcomm, info, win, [] {}, [&](int slots, const mpix::Config& config) {
+  return create_window(__func__, mpix::Window::Kind::dynamic, xcomm, info, win, [] {},
+                       [&](int slots, const mpix::Config& config) {
     void* none = nullptr;
     return std::make_shared<mpix::Window>(mpix::Window::Kind::dynamic, &none, 0, 1, slots, xcomm->comm, config);
   });

@@ -13,6 +13,7 @@
 #include <exception>
 
 #include "src/error.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -25,6 +26,18 @@ int thread_slot(int slots) {
 void Window::check_arguments(MPI_Aint size, int disp_unit) {
   if (size < 0) throw Error(MPI_ERR_SIZE, "size = " + std::to_string(size) + " is negative");
   if (disp_unit <= 0) throw Error(MPI_ERR_DISP, "disp_unit = " + std::to_string(disp_unit) + " is not positive");
+}
+
+void Window::check_machine_allows(Kind kind, const Comm& comm) {
+  if (comm.machine_cma_refused().empty()) return;
+  if (kind == Kind::allocated && comm.machine_ranks() == comm.node_size()) return;  // load/store on the machine
+  const char* which = kind == Kind::allocated ? "an allocated window whose ranks span emulated nodes of one machine"
+                                              : "a window over user memory";
+  throw Error(MPI_ERR_UNSUPPORTED_OPERATION,
+              std::string("no ") + which + " here: " + mpi_implementation::one_sided_hangs_without_cma() +
+                  ", and the kernel refuses it between this machine's processes (" + comm.machine_cma_refused() +
+                  "); MPIX_Win_allocate on one node, ptrace access between the processes (dumpable, Yama "
+                  "ptrace_scope 0 or 1) or another MPI lets windows work");
 }
 
 void Window::throw_rank_out_of_range(int target) {

@@ -72,6 +72,13 @@ class Window {
   // The local argument checks of a window's creation (throws Error), which
   // callers agree on before any rank enters the constructor's collectives.
   static void check_arguments(MPI_Aint size, int disp_unit);
+  // The local check that a window of this kind can be made on comm here
+  // (throws Error), agreed on as check_arguments. On an MPI whose one-sided
+  // transport needs CMA, where the kernel refuses CMA between this
+  // machine's processes, MPI RMA into their memory waits forever: windows
+  // over user memory are refused, and allocated ones where some of this
+  // machine's processes are on another (emulated) node, beyond load/store.
+  static void check_machine_allows(Kind kind, const Comm& comm);
   // Collective over comm; its arguments passed check_arguments on every
   // rank. thread_slots > 1 makes the window thread-scope capable. For
   // allocated windows *base receives the memory.

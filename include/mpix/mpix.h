@@ -737,7 +737,9 @@ int MPIX_Request_is_settled(const MPIX_Request *request, int *flag);
  * \param[in] xcomm the communicator
  * \param[out] win the new window; free it with MPIX_Win_free
  * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_SIZE,
- *         MPI_ERR_DISP, MPI_ERR_ARG, or what MPI returned.
+ *         MPI_ERR_DISP, MPI_ERR_ARG, MPI_ERR_UNSUPPORTED_OPERATION (Open
+ *         MPI, where the kernel refuses CMA between this machine's
+ *         processes: its RMA would wait forever), or what MPI returned.
  * \collective{xcomm}
  * \threadsafe
  */
@@ -754,7 +756,10 @@ int MPIX_Win_create(void *base, MPI_Aint size, int disp_unit, MPIX_Info *info, M
  * \param[out] baseptr the address of a pointer that receives the memory
  * \param[out] win the new window; free it with MPIX_Win_free
  * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_SIZE,
- *         MPI_ERR_DISP, MPI_ERR_ARG, MPI_ERR_NO_MEM, or what MPI returned.
+ *         MPI_ERR_DISP, MPI_ERR_ARG, MPI_ERR_NO_MEM,
+ *         MPI_ERR_UNSUPPORTED_OPERATION (Open MPI, where the kernel refuses
+ *         CMA between this machine's processes and they span emulated
+ *         nodes), or what MPI returned.
  * \collective{xcomm}
  * \threadsafe
  */
@@ -767,7 +772,8 @@ int MPIX_Win_allocate(MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *
  * \param[in] info hints, or NULL
  * \param[in] xcomm the communicator
  * \param[out] win the new window; free it with MPIX_Win_free
- * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_ARG.
+ * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_ARG,
+ *         MPI_ERR_UNSUPPORTED_OPERATION (as MPIX_Win_create).
  * \collective{xcomm}
  * \threadsafe
  */

@@ -16,17 +16,14 @@
  *     back to staging).
  * Prints "nondumpable_channel: ok (ran <algorithm>)" on rank 0. */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <mpi.h>
 #include <mpix/mpix.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
-static char probe = 42;
+#include "ptrace_refused.h"
 
 int main(int argc, char **argv) {
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -36,15 +33,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     /* The refusal is real: a CMA read of the next rank's memory fails. */
-    long mine[2] = {getpid(), (long)&probe}, *all = malloc(2 * size * sizeof(long));
-    MPI_Allgather(mine, 2, MPI_LONG, all, 2, MPI_LONG, MPI_COMM_WORLD);
-    const int peer = (rank + 1) % size;
-    char byte = 0;
-    struct iovec l = {&byte, 1}, r = {(void *)all[2 * peer + 1], 1};
-    const int refused = process_vm_readv((pid_t)all[2 * peer], &l, 1, &r, 1, 0) < 0 && errno == EPERM;
-    int every_refused = refused;
-    MPI_Allreduce(MPI_IN_PLACE, &every_refused, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    free(all);
+    const int every_refused = ptrace_refused_between_ranks();
     if (!every_refused) {
         if (rank == 0) printf("nondumpable_channel: ptrace access between ranks was not refused (run as root?)\n");
         MPI_Finalize();
