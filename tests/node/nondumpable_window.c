@@ -15,23 +15,16 @@
 #include <mpix/mpix.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include "ptrace_refused.h"
 
 #define INTS 1024
 
 int main(int argc, char **argv) {
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-    MPI_Init(&argc, &argv);
+    if (!init_refusing_ptrace(&argc, &argv, "nondumpable_window")) return 1;
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (!ptrace_refused_between_ranks()) {
-        if (rank == 0) printf("nondumpable_window: ptrace access between ranks was not refused (run as root?)\n");
-        MPI_Finalize();
-        return 1;
-    }
     const char *kind = argc > 1 ? argv[1] : "created";
 #if defined(OPEN_MPI) && OPEN_MPI
     const int refused_here = strcmp(kind, "allocated") != 0 || (argc > 2 && strcmp(argv[2], "other_nodes") == 0);

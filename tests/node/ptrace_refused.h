@@ -8,7 +8,9 @@
 
 #include <errno.h>
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -29,6 +31,20 @@ static int ptrace_refused_between_ranks(void) {
     MPI_Allreduce(MPI_IN_PLACE, &refused, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     free(all);
     return refused;
+}
+
+/* MPI_Init for a rank that refuses ptrace access: the process makes itself
+ * non-dumpable first. 0 where the refusal is not real: rank 0 has said so,
+ * naming program, MPI is finalized, and main returns 1. */
+static int init_refusing_ptrace(int *argc, char ***argv, const char *program) {
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    MPI_Init(argc, argv);
+    if (ptrace_refused_between_ranks()) return 1;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) printf("%s: ptrace access between ranks was not refused (run as root?)\n", program);
+    MPI_Finalize();
+    return 0;
 }
 
 #endif
