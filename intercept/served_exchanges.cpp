@@ -526,10 +526,14 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
     free_entry(*oldest);
     entries_.erase(oldest);
   }
-  // Every served call pays an agreement, which MPI's own call, once it
-  // wins, no longer does: the tournament credits its latency to it.
-  // The agreement's path is chosen at agreed calls, by timing (Agreement).
-  const long long agreement_ns = agreement_.choose(xcomm_, settings_.agreement);
+  // Every served call pays a check (its agreement, and describing and
+  // voting around it), which MPI's own call, once it wins, no longer does:
+  // the tournament credits that to it. The agreement's path is chosen at
+  // agreed calls, by timing (Agreement), whose latency is the best case of
+  // a burst; the checks' own agreed mean (check_us_) is what a served call
+  // pays, about twice that.
+  const long long agreement_ns =
+      std::max<long long>(agreement_.choose(xcomm_, settings_.agreement), in_ns(check_us_));
   Entry entry;
   entry.pattern = pattern;
   entry.last_used = now;
