@@ -133,11 +133,19 @@ InterceptConfig settings() {
 
 ServedExchanges* lookup_state(MPI_Comm comm, Collective collective);
 
+// comm's state for the collective if comm is the last communicator this
+// thread called it on and no state has gone since; nullptr otherwise.
+inline ServedExchanges* last_state(MPI_Comm comm, Collective collective) {
+  const LastCall& last = last_call[static_cast<int>(collective)];
+  return comm == last.comm && states_deleted.load(std::memory_order_acquire) == last.deletions ? last.state
+                                                                                                : nullptr;
+}
+
 // comm's state for the collective, made at its first call; nullptr: pass
 // every call through.
 ServedExchanges* state_of(MPI_Comm comm, Collective collective) {
-  LastCall& last = last_call[static_cast<int>(collective)];
   const unsigned long deletions = states_deleted.load(std::memory_order_acquire);
+  LastCall& last = last_call[static_cast<int>(collective)];
   if (comm == last.comm && deletions == last.deletions && last.state != nullptr) return last.state;
   ServedExchanges* state = lookup_state(comm, collective);
   last = {comm, state, deletions};
@@ -175,21 +183,58 @@ ServedExchanges* lookup_state(MPI_Comm comm, Collective collective) {
   return state;
 }
 
+// The drop-in's side of each entry point: the calls that are not known at
+// once to pass straight through (the state is not the last one, or the
+// call is near an agreement). Out of line, with the entry point's own
+// arguments, so that the entry point reaches it, as it reaches MPI's own
+// call, by a tail call and keeps no frame of its own.
+__attribute__((noinline)) int drop_in_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  ServedExchanges* state = state_of(comm, Collective::alltoallv);
+  if (state == nullptr || state->passes_straight_through())
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  InsideDropIn guard;
+  return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+}
+
+__attribute__((noinline)) int drop_in_neighbor_alltoallv(const void* sendbuf, const int sendcounts[],
+                                                         const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                                         const int recvcounts[], const int rdispls[],
+                                                         MPI_Datatype recvtype, MPI_Comm comm) {
+  ServedExchanges* state = state_of(comm, Collective::neighbor_alltoallv);
+  if (state == nullptr || state->passes_straight_through())
+    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm);
+  InsideDropIn guard;
+  return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+}
+
+__attribute__((noinline)) int drop_in_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  ServedExchanges* state = state_of(comm, Collective::alltoall);
+  if (state == nullptr || state->passes_straight_through(recvcount, recvtype))
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  InsideDropIn guard;
+  return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+
 }  // namespace
 
-// Each entry point: MPI's own call for the library's calls underneath, for
-// communicators the drop-in does not serve, and for calls that pass
-// straight through (a tail call with the caller's arguments); the rest go
-// to the communicator's state.
+// Each entry point: MPI's own call for the library's calls underneath and
+// for calls on the last communicator that pass straight through, at once;
+// the rest to the drop-in's side, which passes through what it does not
+// serve. Both are tail calls with the caller's arguments. (A call that
+// passes straight through counts in passes_straight_through(), so the
+// drop-in's side asks again only where it answered no, which counts
+// nothing.)
 extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                              MPI_Comm comm) {
   if (!inside_drop_in) {
-    ServedExchanges* state = state_of(comm, Collective::alltoallv);
-    if (state != nullptr && !state->passes_straight_through()) {
-      InsideDropIn guard;
-      return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
-    }
+    ServedExchanges* state = last_state(comm, Collective::alltoallv);
+    if (state == nullptr || !state->passes_straight_through())
+      return drop_in_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   }
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
@@ -198,11 +243,10 @@ extern "C" int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[
                                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   if (!inside_drop_in) {
-    ServedExchanges* state = state_of(comm, Collective::neighbor_alltoallv);
-    if (state != nullptr && !state->passes_straight_through()) {
-      InsideDropIn guard;
-      return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
-    }
+    ServedExchanges* state = last_state(comm, Collective::neighbor_alltoallv);
+    if (state == nullptr || !state->passes_straight_through())
+      return drop_in_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                        recvtype, comm);
   }
   return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                  comm);
@@ -211,11 +255,9 @@ extern "C" int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[
 extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm) {
   if (!inside_drop_in) {
-    ServedExchanges* state = state_of(comm, Collective::alltoall);
-    if (state != nullptr && !state->passes_straight_through(recvcount, recvtype)) {
-      InsideDropIn guard;
-      return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
-    }
+    ServedExchanges* state = last_state(comm, Collective::alltoall);
+    if (state == nullptr || !state->passes_straight_through(recvcount, recvtype))
+      return drop_in_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
