@@ -144,8 +144,8 @@ inline ServedExchanges* last_state(MPI_Comm comm, Collective collective) {
 // comm's state for the collective, made at its first call; nullptr: pass
 // every call through.
 ServedExchanges* state_of(MPI_Comm comm, Collective collective) {
-  const unsigned long deletions = states_deleted.load(std::memory_order_acquire);
   LastCall& last = last_call[static_cast<int>(collective)];
+  const unsigned long deletions = states_deleted.load(std::memory_order_acquire);
   if (comm == last.comm && deletions == last.deletions && last.state != nullptr) return last.state;
   ServedExchanges* state = lookup_state(comm, collective);
   last = {comm, state, deletions};

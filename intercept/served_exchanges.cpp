@@ -169,11 +169,15 @@ int ServedExchanges::call_uniform(const void* sendbuf, int sendcount, MPI_Dataty
 // with no MPI call, where the type is predefined: a derived type's handle
 // may be freed and come back for a type of another size.
 void ServedExchanges::remember_small_counts(MPI_Datatype recvtype, int type_bytes) {
+  // A handle found derived stays derived, whatever type it comes back for:
+  // it is not asked about again.
+  if (recvtype == small_type_ || recvtype == derived_type_) return;
   int integers = 0, addresses = 0, types = 0, combiner = MPI_UNDEFINED;
-  if (recvtype == small_type_ ||
-      PMPI_Type_get_envelope(recvtype, &integers, &addresses, &types, &combiner) != MPI_SUCCESS ||
-      combiner != MPI_COMBINER_NAMED)
+  if (PMPI_Type_get_envelope(recvtype, &integers, &addresses, &types, &combiner) != MPI_SUCCESS ||
+      combiner != MPI_COMBINER_NAMED) {
+    derived_type_ = recvtype;
     return;
+  }
   // Counts c >= 0 with c * type_bytes < min_bytes; never a negative count
   // (MPI's call reports it), which the unsigned comparison sees as 2^31 or more.
   constexpr long long int_counts = 1LL + INT_MAX;

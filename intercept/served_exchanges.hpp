@@ -172,6 +172,7 @@ class ServedExchanges {
   // type and the counts of it below the served size (passes_straight_through).
   MPI_Datatype small_type_ = MPI_DATATYPE_NULL;
   unsigned small_counts_below_ = 0;
+  MPI_Datatype derived_type_ = MPI_DATATYPE_NULL;  // the last receive type found not predefined
   InterceptConfig settings_;
   ExchangePattern scratch_;  // the current call's, described in place
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made by set_up() (collective, agreed)

@@ -33,8 +33,8 @@ int main(int argc, char **argv) {
 #endif
     MPIX_Comm *xcomm;
     if (MPIX_Comm_init(&xcomm, MPI_COMM_WORLD) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 1);
-    static int heap_part[INTS];
-    int *part = heap_part;
+    static int user_part[INTS];
+    int *part = user_part;
     MPIX_Win *win = NULL;
     int rc;
     if (strcmp(kind, "allocated") == 0)
