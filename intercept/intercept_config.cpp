@@ -28,6 +28,15 @@ const std::vector<VariableSpec>& intercept_variables() {
        c.section<InterceptConfig>().agreement = parse_choice<AgreementPath>(
            v, {{"auto", AgreementPath::automatic}, {"mpi", AgreementPath::mpi}, {"channel", AgreementPath::channel}});
      }},
+    {"MPIX_INTERCEPT_ADMISSION", "enum", "rent", "rent|repeats",
+     "Drop-in: when a repeating exchange is served: rent, once its calls have cost MPI what a search for "
+     "a faster algorithm costs (the last search measured on the communicator), so that short or cheap "
+     "exchanges never pay for one; repeats, as soon as it has repeated MPIX_INTERCEPT_REPEATS times, for "
+     "programs known to run each exchange many times.",
+     [](std::string_view v, Config& c) {
+       c.section<InterceptConfig>().admission =
+           parse_choice<AdmissionPolicy>(v, {{"rent", AdmissionPolicy::rent}, {"repeats", AdmissionPolicy::repeats}});
+     }},
   };
   return rows;
 }

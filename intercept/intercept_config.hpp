@@ -11,12 +11,19 @@ namespace mpix {
 // How the ranks agree before each call (intercept/agreement.hpp).
 enum class AgreementPath { automatic, mpi, channel };
 
+// When a repeating exchange is admitted (selector/admission.hpp).
+enum class AdmissionPolicy {
+  rent,     // once its calls have cost MPI what a search costs
+  repeats,  // as soon as it repeats: programs known to run each exchange long, and tests
+};
+
 struct InterceptConfig {
   bool enabled = true;     // serve repeated MPI_Alltoallv calls
   int repeats = 3;         // calls of a pattern before it is served
   int entries = 4;         // patterns kept per communicator
   long min_bytes = 8192;   // smallest largest-block served
   AgreementPath agreement = AgreementPath::automatic;
+  AdmissionPolicy admission = AdmissionPolicy::rent;
 };
 
 }  // namespace mpix

@@ -30,12 +30,14 @@
 //   own sendbuf and recvbuf.
 // - Otherwise the call goes to MPI's own (PMPI_Alltoallv, ...). The first
 //   such call that every rank could be served sets the communicator up
-//   (the library's communicator, the agreement's channel): once, early,
-//   in a call a program or benchmark runs as its warm-up, not in the first
-//   call of a large exchange it times. Then, if the exchange is large
-//   enough, every rank has seen its pattern `repeats` times among its
-//   recent calls and the pattern's calls have cost MPI what admitting it
-//   will (rent or buy, selector/admission.hpp), the pattern is admitted
+//   (the library's communicator, the agreement's channel, a first search
+//   that prices the first admission): once, early, in a call a program or
+//   benchmark runs as its warm-up, not in the first call of a large
+//   exchange it times. Then, if the exchange is large enough, every rank
+//   has seen its pattern `repeats` times among its recent calls and the
+//   pattern's calls have cost MPI what a search will (rent or buy,
+//   selector/admission.hpp; each search is measured and prices the next),
+//   the pattern is admitted
 //   (collectively, a request made over this call's buffers; the least
 //   recently served pattern leaves when the cache is full). Until then,
 //   and where the exchange is too small or some rank's pattern does not
@@ -76,6 +78,11 @@ namespace {
 constexpr long timed_window = 4;
 constexpr long stale_after = 4096;  // calls after which an unused pattern leaves
 constexpr long first_gap = 8;       // calls between the first agreements, at most
+// The set-up's search (first_search): its blocks, each way, at most this
+// many bytes in all; and its Starts, at most (a tournament settles within
+// the request's mpix_auto_settle).
+constexpr long long first_search_bytes = 1 << 20;
+constexpr long max_first_search_starts = 1000;
 
 std::int64_t in_ns(double us) { return static_cast<std::int64_t>(1e3 * us); }
 double in_us(std::int64_t ns) { return 1e-3 * static_cast<double>(ns); }
@@ -121,7 +128,8 @@ std::uint64_t fingerprint(const InterceptConfig& settings) {
   std::uint64_t h = settings.enabled ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
   for (std::uint64_t v : {static_cast<std::uint64_t>(settings.repeats), static_cast<std::uint64_t>(settings.entries),
                           static_cast<std::uint64_t>(settings.min_bytes),
-                          static_cast<std::uint64_t>(settings.agreement)})
+                          static_cast<std::uint64_t>(settings.agreement),
+                          static_cast<std::uint64_t>(settings.admission)})
     h = (h ^ v) * 0x100000001b3ULL;
   return h >> 2;  // its negation must fit too
 }
@@ -244,6 +252,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   a[call_ns] = in_ns(recent_.mean_call_us());
   a[check_ns] = in_ns(typical_check_us_);
   a[admission_ns] = in_ns(last_admission_us_);
+  a[search_ns] = in_ns(last_search_us_);
   a[settings] = settings_hash;
   a[minus_settings] = -settings_hash;
   const int agreed = agreement_.max(a.data());
@@ -290,7 +299,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   if (a[unservable] == 0) {
     if (!set_up()) return rc;
     share_rings();
-    build_first_request();
+    first_search();
   }
   const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
   if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
@@ -298,12 +307,16 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     return rc;
   }
   // Large enough to serve. Rent or buy (selector/admission.hpp): the
-  // pattern is admitted once its calls have cost MPI what admitting it will.
+  // pattern is admitted once its calls have cost MPI what a search will,
+  // priced by the last one measured on the communicator.
   const double pattern_us = a[pattern_call_ns] > 0 ? in_us(a[pattern_call_ns]) : call_us_;
   const double rent_us = static_cast<double>(-a[minus_pattern_calls]) * in_us(a[pattern_call_ns]);
-  const double price_us = admission_price_us(in_us(a[admission_ns]), pattern_us, tournament_rule_, admission_rule_);
+  const double price_us = settings_.admission == AdmissionPolicy::repeats
+                              ? 0
+                              : admission_price_us(in_us(a[search_ns]), in_us(a[admission_ns]), pattern_us,
+                                                   tournament_rule_, admission_rule_);
   if (-a[minus_repeats] >= settings_.repeats && admission_pays(rent_us, price_us))
-    admit(sendbuf, recvbuf, a[period_unmeasured] ? 0 : a[pattern_period_ns]);
+    admit(sendbuf, recvbuf, a[period_unmeasured] ? 0 : a[pattern_period_ns], pattern_us);
   else
     look_again_after(calls_before_next_check(pattern_us, check_us_, true, rent_us, price_us, admission_rule_));
   return rc;
@@ -340,8 +353,10 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   }
   ++counters_.served;
   longest_gap_ = first_gap;
+  const double begin = entry.settled ? 0 : MPI_Wtime();
   int rc = MPIX_Start_with_buffers(entry.request, sendbuf, recvbuf);
   if (rc == MPI_SUCCESS) rc = MPIX_Wait(entry.request, MPI_STATUS_IGNORE);
+  if (!entry.settled) entry.search.add_call(1e6 * (MPI_Wtime() - begin));
   // The library raised it on its duplicate (errors return there): MPI raises
   // a failed call on the caller's communicator.
   if (rc != MPI_SUCCESS) {
@@ -356,6 +371,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   if (MPIX_Request_is_settled(entry.request, &settled) != MPI_SUCCESS) return rc;
   const bool just_settled = settled && !entry.settled;
   entry.settled = settled != 0;
+  if (just_settled) search_measured(entry.search);
   char running[MPIX_MAX_OBJECT_NAME];
   int length = 0;
   if (just_settled && MPIX_Request_get_algorithm(entry.request, running, &length) == MPI_SUCCESS &&
@@ -447,26 +463,92 @@ void ServedExchanges::share_rings() {
 }
 
 // Collective, at an agreed call, after share_rings(): the communicator's
-// first request, over one-byte blocks, made and freed. A communicator's
-// first request builds what its later ones share (the family's state on
-// the library's communicator, the selection's tables): several times what
-// a later admission costs. Here it is part of the set-up, which runs in a
-// program's first calls, and no pattern's admission pays it.
-void ServedExchanges::build_first_request() {
-  if (first_request_built_) return;
-  first_request_built_ = true;
+// first request and its search, over blocks of the served size (at most
+// first_search_bytes each way), made, started until its tournament
+// settles, and freed. A communicator's first request builds what its later
+// ones share (the family's state on the library's communicator, the
+// selection's tables): several times what a later admission costs. And
+// what the search cost beyond MPI's own calls prices the first pattern's
+// admission (rent or buy, selector/admission.hpp): the tournament's rule
+// alone prices the trials, not what switching among algorithms over new
+// buffers costs. Here both are part of the set-up, which runs in a
+// program's first calls, and no pattern's admission pays them.
+void ServedExchanges::first_search() {
+  if (first_search_done_) return;
+  first_search_done_ = true;
   const double begin = MPI_Wtime();
-  Blocks blocks{std::vector<int>(static_cast<std::size_t>(send_entries_), 1), {},
-                std::vector<int>(static_cast<std::size_t>(recv_entries_), 1), {}};
-  for (int i = 0; i < send_entries_; ++i) blocks.sdispls.push_back(i);
-  for (int i = 0; i < recv_entries_; ++i) blocks.rdispls.push_back(i);
-  const std::vector<char> send(blocks.sendcounts.size() + 1);
-  std::vector<char> recv(blocks.recvcounts.size() + 1);
+  const int peers = std::max({send_entries_, recv_entries_, 1});
+  const int block = static_cast<int>(std::clamp<long long>(settings_.min_bytes, 1, first_search_bytes / peers));
+  Blocks blocks{std::vector<int>(static_cast<std::size_t>(send_entries_), block), {},
+                std::vector<int>(static_cast<std::size_t>(recv_entries_), block), {}};
+  for (int i = 0; i < send_entries_; ++i) blocks.sdispls.push_back(i * block);
+  for (int i = 0; i < recv_entries_; ++i) blocks.rdispls.push_back(i * block);
+  const std::vector<char> send(static_cast<std::size_t>(send_entries_) * block + 1, 1);
+  std::vector<char> recv(static_cast<std::size_t>(recv_entries_) * block + 1, 0);
+  // MPI's own call over the same blocks: what the search is measured
+  // against (the slowest rank's mean, after a warm-up).
+  const auto mpi_call = [&] {
+    switch (collective_) {
+      case Collective::alltoall:
+        return PMPI_Alltoall(send.data(), block, MPI_BYTE, recv.data(), block, MPI_BYTE, errors_return_comm_);
+      case Collective::alltoallv:
+        return PMPI_Alltoallv(send.data(), blocks.sendcounts.data(), blocks.sdispls.data(), MPI_BYTE, recv.data(),
+                              blocks.recvcounts.data(), blocks.rdispls.data(), MPI_BYTE, errors_return_comm_);
+      case Collective::neighbor_alltoallv:
+        break;
+    }
+    return PMPI_Neighbor_alltoallv(send.data(), blocks.sendcounts.data(), blocks.sdispls.data(), MPI_BYTE,
+                                   recv.data(), blocks.recvcounts.data(), blocks.rdispls.data(), MPI_BYTE,
+                                   errors_return_comm_);
+  };
+  constexpr int warm_up_calls = 3, timed_calls = 8;
+  int failed = 0;
+  for (int i = 0; i < warm_up_calls; ++i) failed |= mpi_call() != MPI_SUCCESS;
+  const double timed = MPI_Wtime();
+  for (int i = 0; i < timed_calls; ++i) failed |= mpi_call() != MPI_SUCCESS;
+  double measured[2] = {1e6 * (MPI_Wtime() - timed) / timed_calls, static_cast<double>(failed)};
+  if (PMPI_Allreduce(MPI_IN_PLACE, measured, 2, MPI_DOUBLE, MPI_MAX, errors_return_comm_) != MPI_SUCCESS ||
+      measured[1] != 0) {
+    counters_.setup_seconds += MPI_Wtime() - begin;
+    return;  // agreed: met again, and handled, at the first admission
+  }
+  SearchCost search;
+  search.mpi_call_us = measured[0];
+  const double made = MPI_Wtime();
   MPIX_Request* request = nullptr;
-  // Agreed either way (MPIX_*_init fails on every rank alike): a failure
-  // here is met again, and handled, at the first admission.
-  if (make_request(send.data(), recv.data(), blocks, 0, 0, &request) == MPI_SUCCESS) MPIX_Request_free(&request);
+  // Agreed either way (MPIX_*_init fails on every rank alike, and the
+  // request settles at the same Start on every rank).
+  if (make_request(send.data(), recv.data(), blocks, in_ns(check_us_), in_ns(search.mpi_call_us), &request) ==
+      MPI_SUCCESS) {
+    search.request_us = 1e6 * (MPI_Wtime() - made);
+    // Every rank makes the same Starts, until the agreed settling or the
+    // bound, whatever one of them returned: a rank that stopped early
+    // would leave the others waiting inside theirs. Whether every Start
+    // succeeded is agreed once, after them.
+    int settled = 0, failed_starts = 0;
+    while (!settled && search.calls < max_first_search_starts) {
+      const double started = MPI_Wtime();
+      int rc = MPIX_Start(request);
+      if (rc == MPI_SUCCESS) rc = MPIX_Wait(request, MPI_STATUS_IGNORE);
+      search.add_call(1e6 * (MPI_Wtime() - started));
+      if (rc == MPI_SUCCESS) rc = MPIX_Request_is_settled(request, &settled);
+      failed_starts |= rc != MPI_SUCCESS;
+    }
+    MPIX_Request_free(&request);
+    if (PMPI_Allreduce(MPI_IN_PLACE, &failed_starts, 1, MPI_INT, MPI_MAX, errors_return_comm_) == MPI_SUCCESS &&
+        !failed_starts && settled)
+      search_measured(search);
+  }
   counters_.setup_seconds += MPI_Wtime() - begin;
+}
+
+// A search settled: what it cost prices the next admission (agreed as the
+// slowest rank's at the next agreement).
+void ServedExchanges::search_measured(const SearchCost& search) {
+  last_search_us_ = search_excess_us(search.request_us, search.calls_us, search.calls, search.fastest_us,
+                                     search.mpi_call_us);
+  ++counters_.searches;
+  counters_.search_seconds += 1e-6 * last_search_us_;
 }
 
 // Collective: a request of the collective over blocks of bytes, as the
@@ -515,7 +597,7 @@ int ServedExchanges::make_request(const void* sendbuf, void* recvbuf, const Bloc
 
 // Collective: every rank calls it at the same call (the decision is agreed),
 // after share_rings().
-void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns) {
+void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns, double mpi_call_us) {
   const ExchangePattern& pattern = scratch_;
   const double begin = MPI_Wtime();
   const long now = counters_.calls;
@@ -541,6 +623,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
   Entry entry;
   entry.pattern = pattern;
   entry.last_used = now;
+  entry.search.mpi_call_us = mpi_call_us;
   // Over MPI_BYTE: the request never holds the caller's datatype handles,
   // which may be freed (and their handles reused) while it lives.
   const Blocks blocks{ExchangePattern::in_bytes(pattern.sendcounts, pattern.send_element),
@@ -551,10 +634,11 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
                               mpi_period_ns, &entry.request);
   const double spent_us = 1e6 * (MPI_Wtime() - begin);
   counters_.admission_seconds += 1e-6 * spent_us;
+  entry.search.request_us = spent_us;
   // Admissions grow with the blocks (each request's own segments), so the
-  // last is the estimate of the next. The first is priced at nothing: it
-  // counts with the communicator's set-up, which built a first request
-  // (build_first_request) and left it what any admission costs.
+  // last is the estimate of the next. Before the first, the set-up's
+  // search (first_search), which built the communicator's first request,
+  // prices it.
   last_admission_us_ = spent_us;
   if (rc != MPI_SUCCESS) {  // agreed: the same on every rank
     disabled_ = true;

@@ -95,6 +95,11 @@ class ServedExchanges {
     // the agreement's re-timing).
     double setup_seconds = 0;
     double admission_seconds = 0;
+    // The searches measured (the set-up's and each admitted pattern's until
+    // its request settled) and what they cost beyond MPI's calls, this
+    // rank's clock.
+    long searches = 0;
+    double search_seconds = 0;
   };
   // The path agreements take now (for the report).
   const char* agreement_path() const { return agreement_.path_name(); }
@@ -106,6 +111,20 @@ class ServedExchanges {
   Collective collective() const { return collective_; }
 
  private:
+  // One search's measurements, until its request settles
+  // (selector/admission.hpp: search_excess_us).
+  struct SearchCost {
+    double request_us = 0;
+    double calls_us = 0;
+    long calls = 0;
+    double fastest_us = 0;  // 0: no call yet
+    double mpi_call_us = 0;
+    void add_call(double us) {
+      calls_us += us;
+      ++calls;
+      if (fastest_us == 0 || us < fastest_us) fastest_us = us;
+    }
+  };
   struct Entry {
     ExchangePattern pattern;
     MPIX_Request* request = nullptr;
@@ -115,6 +134,8 @@ class ServedExchanges {
     // until the pattern changes.
     bool pass_through = false;
     bool settled = false;  // agreed: its request had settled at the last service
+    // Until it settles: its search so far (search_measured).
+    SearchCost search;
   };
   // What every rank contributes to one agreement (the maximum over ranks):
   // the fields below, then per cache slot whether its pattern is not this
@@ -132,6 +153,7 @@ class ServedExchanges {
     call_ns,              // what a recent call costs MPI, whatever its pattern
     check_ns,             // what an agreement costs
     admission_ns,         // what an admission costs (the last after the first)
+    search_ns,            // what the last search cost beyond MPI's calls
     settings,
     minus_settings,
     slots
@@ -149,10 +171,11 @@ class ServedExchanges {
   void remember_small_counts(MPI_Datatype recvtype, int type_bytes);
   bool set_up();
   void share_rings();
-  void build_first_request();
+  void first_search();
+  void search_measured(const SearchCost& search);
   int make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, long long agreement_ns,
                    std::int64_t mpi_period_ns, MPIX_Request** request);
-  void admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns);
+  void admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns, double mpi_call_us);
   void look_again_after(long calls);
   void look_again_unless_serving();
   int timed_pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -183,7 +206,7 @@ class ServedExchanges {
   std::vector<Entry> entries_;
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
   bool rings_shared_ = false;   // share_rings() ran (agreed)
-  bool first_request_built_ = false;  // build_first_request() ran (agreed)
+  bool first_search_done_ = false;  // first_search() ran (agreed)
   bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike
   long skip_until_ = 0;         // agreed: calls before this one pass without agreement
   long longest_gap_ = 8;        // agreed: the most calls the next skip may take
@@ -195,6 +218,7 @@ class ServedExchanges {
   double call_us_ = 0, check_us_ = 0;
   double typical_check_us_ = 0;        // this rank's agreements, a moving mean
   double last_admission_us_ = 0;  // this rank's last admission (0: none yet)
+  double last_search_us_ = 0;     // this rank's last search measured, beyond MPI's calls
   Counters counters_;
 };
 

@@ -9,9 +9,15 @@ double trial_excess_periods(const TournamentRule& tournament, const AdmissionRul
   return rule.expected_losers * (tournament.untimed + tournament.scout) * (tournament.cut - 1.0);
 }
 
-double admission_price_us(double admission_us, double call_us, const TournamentRule& tournament,
+double admission_price_us(double search_us, double admission_us, double call_us, const TournamentRule& tournament,
                           const AdmissionRule& rule) {
-  return std::max(0.0, admission_us) + std::max(0.0, call_us) * trial_excess_periods(tournament, rule);
+  const double allowed = std::max(0.0, admission_us) + std::max(0.0, call_us) * trial_excess_periods(tournament, rule);
+  return std::max(std::max(0.0, search_us), allowed);
+}
+
+double search_excess_us(double request_us, double calls_us, long calls, double fastest_us, double mpi_call_us) {
+  const double faster = fastest_us > 0 && fastest_us < mpi_call_us ? fastest_us : mpi_call_us;
+  return std::max(0.0, request_us + calls_us - static_cast<double>(calls) * faster);
 }
 
 bool admission_pays(double rent_us, double price_us) { return rent_us >= price_us; }

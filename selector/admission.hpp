@@ -5,14 +5,21 @@
 // every rank gets the same answer; the unit tests call them directly.
 //
 // Rent or buy. Every call that passes through pays MPI's price (the rent);
-// admitting the exchange pays once for its request and for the trials of
-// its tournament, where candidates slower than MPI's call run a few
-// periods each before they are cut (the price). A pattern is admitted once
-// its calls have already cost MPI at least that price: if the library then
-// wins nothing (MPI's own call is fastest), what admission lost is at most
-// what the pattern had cost before it, and a share of its time from then
-// on that shrinks with every call; if the library wins, the savings repay
-// it. A pattern that runs a few calls and is gone never pays for a search.
+// admitting the exchange pays once for a search: its request, and its
+// tournament's periods until it settles, beyond what MPI's own calls would
+// have taken (the price). The drop-in measures what each search cost on
+// the communicator, and prices the next one at that (or at the request
+// and the trials the tournament's rule allows, if more); the communicator's
+// set-up runs a search of its own first, so the first pattern is priced
+// by a measurement too.
+//
+// A pattern is admitted once its calls have already cost MPI at least
+// that price: if the library then wins nothing (MPI's own call is
+// fastest), what admission lost is at most what the pattern had cost
+// before it, and a share of its time from then on that shrinks with every
+// call; if the library wins, the savings repay it. A pattern that runs a
+// few calls and is gone never pays for a search, and one whose calls are
+// cheap beside a search pays for one only after many of them.
 //
 // Looking costs too: each agreement is one small all-reduce, in the
 // critical path of the call it precedes. Between agreements calls pass
@@ -22,9 +29,10 @@
 // large exchange is found within a few of its calls).
 //
 // What a communicator sets up once (the library's communicator, the
-// agreement's own channel, a first request, which builds what later ones
-// share) is not in the price: it is made at its first call that could be
-// served, of any size, and reported on its own (MPIX_VERBOSE).
+// agreement's own channel, a first request and its search, which build
+// what later ones share) is not in the price: it is made at its first
+// call that could be served, of any size, and reported on its own
+// (MPIX_VERBOSE).
 #pragma once
 
 #include "selector/tournament.hpp"
@@ -53,11 +61,22 @@ struct AdmissionRule {
 // MPI's), before it is cut.
 double trial_excess_periods(const TournamentRule& tournament, const AdmissionRule& rule);
 
-// The price of admitting an exchange whose calls take call_us in MPI: the
-// request (admission_us, as the last admission on the communicator cost;
-// 0 before the first, which counts with the set-up) and the trials' excess.
-double admission_price_us(double admission_us, double call_us, const TournamentRule& tournament,
+// The price of admitting an exchange whose calls take call_us in MPI: what
+// the last search on the communicator cost beyond MPI's calls (search_us,
+// measured: its request and its tournament's periods until it settled), or
+// the request (admission_us, as the last admission cost) and the trials'
+// excess the tournament's rule allows, whichever is more.
+double admission_price_us(double search_us, double admission_us, double call_us, const TournamentRule& tournament,
                           const AdmissionRule& rule);
+
+// What a search cost beyond running the faster of MPI's own call and its
+// winner from the start: its request (request_us), and its calls' time
+// (calls_us over `calls` calls) over as many of the faster one's; the
+// fastest of its calls (fastest_us; 0: none) stands for the winner's.
+// Against the faster, not against MPI's call alone: a search that found a
+// faster algorithm paid for the same switches and trials as one that did
+// not, and the next search pays them whatever it finds.
+double search_excess_us(double request_us, double calls_us, long calls, double fastest_us, double mpi_call_us);
 
 // Whether a pattern whose passed-through calls have cost rent_us is
 // admitted now: its rent has reached the price.

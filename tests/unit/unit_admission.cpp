@@ -20,8 +20,27 @@ TEST(Admission, TrialsCostTheLosersExcessUntilTheyAreCut) {
   mpix::TournamentRule longer = tournament;
   longer.scout = 5;
   EXPECT_DOUBLE_EQ(mpix::trial_excess_periods(longer, rule), 12.0);
-  EXPECT_DOUBLE_EQ(mpix::admission_price_us(150.0, 10.0, tournament, rule), 240.0);
-  EXPECT_DOUBLE_EQ(mpix::admission_price_us(0.0, 10.0, tournament, rule), 90.0);  // no admission yet
+}
+
+TEST(Admission, PricedByTheLastSearchMeasuredOrWhatTheRuleAllowsIfMore) {
+  // The last search cost 400 us beyond MPI's calls: more than a request of
+  // 150 us and nine periods of 10 us.
+  EXPECT_DOUBLE_EQ(mpix::admission_price_us(400.0, 150.0, 10.0, tournament, rule), 400.0);
+  // Calls of 100 us: the trials the rule allows cost more than that search.
+  EXPECT_DOUBLE_EQ(mpix::admission_price_us(400.0, 150.0, 100.0, tournament, rule), 1050.0);
+  EXPECT_DOUBLE_EQ(mpix::admission_price_us(0.0, 0.0, 10.0, tournament, rule), 90.0);  // nothing measured yet
+  EXPECT_DOUBLE_EQ(mpix::admission_price_us(-5.0, -1.0, 10.0, tournament, rule), 90.0);
+}
+
+TEST(Admission, ASearchCostsWhatItTookBeyondTheFasterOfMpiAndItsWinner) {
+  // A request of 50 us, then 20 calls taking 300 us: against MPI's 10 us
+  // calls, where nothing beat them (the fastest call took 12 us)...
+  EXPECT_DOUBLE_EQ(mpix::search_excess_us(50.0, 300.0, 20, 12.0, 10.0), 150.0);
+  // ... and against a winner's 2 us calls, which beat MPI's.
+  EXPECT_DOUBLE_EQ(mpix::search_excess_us(50.0, 300.0, 20, 2.0, 10.0), 310.0);
+  // No call yet: against MPI's; never below nothing.
+  EXPECT_DOUBLE_EQ(mpix::search_excess_us(50.0, 0.0, 0, 0.0, 10.0), 50.0);
+  EXPECT_DOUBLE_EQ(mpix::search_excess_us(0.0, 100.0, 20, 0.0, 10.0), 0.0);
 }
 
 TEST(Admission, AdmitsOnceTheRentReachesThePrice) {
@@ -36,8 +55,8 @@ TEST(Admission, AdmitsOnceTheRentReachesThePrice) {
 // shrinks as 1 / calls.
 TEST(Admission, WhereMpiWinsAdmissionCostsAtMostWhatThePatternHadCost) {
   for (double call_us : {0.5, 8.0, 14.0, 400.0}) {
-    for (double admission_us : {0.0, 50.0, 1500.0}) {
-      const double price = mpix::admission_price_us(admission_us, call_us, tournament, rule);
+    for (double search_us : {0.0, 50.0, 1500.0}) {
+      const double price = mpix::admission_price_us(search_us, 0.0, call_us, tournament, rule);
       double rent = 0, total = 0;
       bool admitted = false;
       for (long n = 1; n <= 100000; ++n) {

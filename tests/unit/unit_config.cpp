@@ -58,6 +58,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_INTERCEPT_ENTRIES", "16"},
                                                 {"MPIX_INTERCEPT_MIN_BYTES", "0"},
                                                 {"MPIX_INTERCEPT_AGREEMENT", "channel"},
+                                                {"MPIX_INTERCEPT_ADMISSION", "repeats"},
                                                 {"MPIX_PTRACE_PEERS", "off"}});
   EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().algorithm, "native");
   EXPECT_EQ(c.values().section<mpix::AutoConfig>().fallback, mpix::FallbackPolicy::error);
@@ -88,6 +89,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().entries, 16);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().min_bytes, 0);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().agreement, mpix::AgreementPath::channel);
+  EXPECT_EQ(c.values().section<mpix::InterceptConfig>().admission, mpix::AdmissionPolicy::repeats);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().ptrace_peers, mpix::PtracePeers::off);
   for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
 }
@@ -140,7 +142,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"MPIX_CHANNEL_STAGING_BYTES", "100", "256..1073741824"},
                       BadValue{"MPIX_INTERCEPT", "yes", "on|off"},
                       BadValue{"MPIX_INTERCEPT_ENTRIES", "17", "1..16"},
-                      BadValue{"MPIX_INTERCEPT_AGREEMENT", "shm", "auto|mpi|channel"}));
+                      BadValue{"MPIX_INTERCEPT_AGREEMENT", "shm", "auto|mpi|channel"},
+                      BadValue{"MPIX_INTERCEPT_ADMISSION", "never", "rent|repeats"}));
 
 TEST(Config, UnknownMpixVariablesAreReported) {
   const Configuration c = Configuration::parse({{"MPIX_ALGORITHM", "native"}, {"MPIX_VERBOSE", "1"}});
