@@ -154,6 +154,7 @@ class ServedExchanges {
     check_ns,             // what an agreement costs
     admission_ns,         // what an admission costs (the last after the first)
     search_ns,            // what the last search cost beyond MPI's calls
+    minus_search_gain,    // what its winner saved, in millionths of MPI's time (the least rank's)
     settings,
     minus_settings,
     slots
@@ -219,6 +220,7 @@ class ServedExchanges {
   double typical_check_us_ = 0;        // this rank's agreements, a moving mean
   double last_admission_us_ = 0;  // this rank's last admission (0: none yet)
   double last_search_us_ = 0;     // this rank's last search measured, beyond MPI's calls
+  double last_search_gain_ = 1;   // ... and what its winner saved (search_gain)
   Counters counters_;
 };
 

@@ -20,10 +20,22 @@ double search_excess_us(double request_us, double calls_us, long calls, double f
   return std::max(0.0, request_us + calls_us - static_cast<double>(calls) * faster);
 }
 
-bool admission_pays(double rent_us, double price_us) { return rent_us >= price_us; }
+double search_gain(double fastest_us, double mpi_call_us) {
+  if (!(fastest_us > 0) || !(mpi_call_us > 0)) return 1;
+  return std::clamp(1 - fastest_us / mpi_call_us, 0.0, 1.0);
+}
+
+double rent_needed_us(double price_us, double gain, const AdmissionRule& rule) {
+  const double expected = std::max(std::min(gain, 1.0), rule.least_gain);
+  return expected > 0 ? price_us / expected : price_us;
+}
+
+bool admission_pays(double rent_us, double price_us, double gain, const AdmissionRule& rule) {
+  return rent_us >= rent_needed_us(price_us, gain, rule);
+}
 
 long calls_before_next_check(double call_us, double check_us, bool waiting_for_rent, double rent_us,
-                             double price_us, const AdmissionRule& rule) {
+                             double needed_us, const AdmissionRule& rule) {
   const long least = std::max(1L, rule.min_calls_between_checks);
   const long most = std::max(least, rule.max_calls_between_checks);
   if (!(call_us > 0)) return least;
@@ -32,7 +44,7 @@ long calls_before_next_check(double call_us, double check_us, bool waiting_for_r
     return std::max(least, static_cast<long>(std::ceil(calls)));
   };
   long calls = bounded(rule.check_cost_factor * std::max(0.0, check_us) / (rule.check_share * call_us));
-  if (waiting_for_rent) calls = std::min(calls, bounded((price_us - rent_us) / call_us));
+  if (waiting_for_rent) calls = std::min(calls, bounded((needed_us - rent_us) / call_us));
   return calls;
 }
 

@@ -13,13 +13,17 @@
 // set-up runs a search of its own first, so the first pattern is priced
 // by a measurement too.
 //
-// A pattern is admitted once its calls have already cost MPI at least
-// that price: if the library then wins nothing (MPI's own call is
-// fastest), what admission lost is at most what the pattern had cost
+// A pattern is admitted once its calls have already cost MPI the price
+// over the share of their time a search is expected to save (its gain:
+// what the last search's winner saved, at least least_gain; a pattern that
+// has run n calls is expected to run about n more, and the search pays
+// back in them only at that gain). So where MPI's own call wins, what
+// admission lost is at most the gain's share of what the pattern had cost
 // before it, and a share of its time from then on that shrinks with every
-// call; if the library wins, the savings repay it. A pattern that runs a
-// few calls and is gone never pays for a search, and one whose calls are
-// cheap beside a search pays for one only after many of them.
+// call; where the library wins by the gain, the search is repaid within
+// as many calls again. A pattern that runs a few calls and is gone never
+// pays for a search, and one whose calls are cheap beside a search, or
+// where the library has gained little, pays for one only after many.
 //
 // Looking costs too: each agreement is one small all-reduce, in the
 // critical path of the call it precedes. Between agreements calls pass
@@ -53,6 +57,10 @@ struct AdmissionRule {
   // Candidates expected to lose a trial to MPI's call (each costs its
   // excess until it is cut, see trial_excess_periods).
   int expected_losers = 3;
+  // The least gain a search is expected to bring (search_gain): where the
+  // last one found little, the next is still bought, after four times the
+  // rent.
+  double least_gain = 0.25;
 };
 
 // What the trials of a tournament cost beyond MPI's own call, in periods of
@@ -78,19 +86,28 @@ double admission_price_us(double search_us, double admission_us, double call_us,
 // not, and the next search pays them whatever it finds.
 double search_excess_us(double request_us, double calls_us, long calls, double fastest_us, double mpi_call_us);
 
+// The share of MPI's time a search's winner saved, its fastest call
+// against MPI's: in [0, 1], 1 where nothing was measured.
+double search_gain(double fastest_us, double mpi_call_us);
+
+// The rent a pattern must have paid before a search of price_us is bought,
+// where the last search gained `gain`: the price over that gain, or over
+// rule.least_gain if more.
+double rent_needed_us(double price_us, double gain, const AdmissionRule& rule);
+
 // Whether a pattern whose passed-through calls have cost rent_us is
-// admitted now: its rent has reached the price.
-bool admission_pays(double rent_us, double price_us);
+// admitted now: its rent has reached rent_needed_us.
+bool admission_pays(double rent_us, double price_us, double gain, const AdmissionRule& rule);
 
 // How many calls pass straight through before the next agreement:
 // - after as many calls of call_us as make an agreement of check_us (times
 //   rule.check_cost_factor) a rule.check_share of their time;
 // - sooner for an exchange large enough to serve but not yet admitted
-//   (waiting_for_rent): when its rent will have reached the price, so that
-//   the calls it pays for are not passed through.
+//   (waiting_for_rent): when its rent will have reached needed_us
+//   (rent_needed_us), so that the calls it pays for are not passed through.
 // Within the rule's bounds; a call time of 0 (not measured yet) gives the
 // least.
 long calls_before_next_check(double call_us, double check_us, bool waiting_for_rent, double rent_us,
-                             double price_us, const AdmissionRule& rule);
+                             double needed_us, const AdmissionRule& rule);
 
 }  // namespace mpix

@@ -43,37 +43,54 @@ TEST(Admission, ASearchCostsWhatItTookBeyondTheFasterOfMpiAndItsWinner) {
   EXPECT_DOUBLE_EQ(mpix::search_excess_us(0.0, 100.0, 20, 0.0, 10.0), 0.0);
 }
 
-TEST(Admission, AdmitsOnceTheRentReachesThePrice) {
-  EXPECT_FALSE(mpix::admission_pays(89.9, 90.0));
-  EXPECT_TRUE(mpix::admission_pays(90.0, 90.0));
-  EXPECT_TRUE(mpix::admission_pays(500.0, 90.0));
+TEST(Admission, ASearchGainsWhatItsWinnerSavedOfMpisTime) {
+  EXPECT_DOUBLE_EQ(mpix::search_gain(2.5, 10.0), 0.75);
+  EXPECT_DOUBLE_EQ(mpix::search_gain(12.0, 10.0), 0.0);  // MPI's call won
+  EXPECT_DOUBLE_EQ(mpix::search_gain(0.0, 10.0), 1.0);   // nothing measured
+  EXPECT_DOUBLE_EQ(mpix::search_gain(2.0, 0.0), 1.0);
+}
+
+TEST(Admission, AdmitsOnceTheRentOverTheGainReachesThePrice) {
+  // The last search saved three quarters of MPI's time.
+  EXPECT_FALSE(mpix::admission_pays(119.9, 90.0, 0.75, rule));
+  EXPECT_TRUE(mpix::admission_pays(120.0, 90.0, 0.75, rule));
+  // Nothing measured: rent or buy at the price itself.
+  EXPECT_TRUE(mpix::admission_pays(90.0, 90.0, 1.0, rule));
+  // The last search found nothing faster: still bought, after four times
+  // the price (rule.least_gain).
+  EXPECT_FALSE(mpix::admission_pays(359.9, 90.0, 0.0, rule));
+  EXPECT_TRUE(mpix::admission_pays(360.0, 90.0, 0.0, rule));
+  EXPECT_DOUBLE_EQ(mpix::rent_needed_us(90.0, 0.1, rule), 360.0);
 }
 
 // Rent or buy's guarantee where the library wins nothing (MPI's own call
 // is fastest, so admission only costs): after any number of calls, the
-// total is at most twice what MPI alone would have taken, and the excess
-// shrinks as 1 / calls.
-TEST(Admission, WhereMpiWinsAdmissionCostsAtMostWhatThePatternHadCost) {
+// total is at most (1 + gain) times what MPI alone would have taken, and
+// the excess shrinks as 1 / calls.
+TEST(Admission, WhereMpiWinsAdmissionCostsAtMostTheGainsShareOfWhatThePatternHadCost) {
   for (double call_us : {0.5, 8.0, 14.0, 400.0}) {
     for (double search_us : {0.0, 50.0, 1500.0}) {
-      const double price = mpix::admission_price_us(search_us, 0.0, call_us, tournament, rule);
-      double rent = 0, total = 0;
-      bool admitted = false;
-      for (long n = 1; n <= 100000; ++n) {
-        total += call_us;
-        if (!admitted) {
-          rent += call_us;
-          if (mpix::admission_pays(rent, price)) {
-            admitted = true;
-            total += price;
+      for (double gain : {0.0, 0.5, 1.0}) {
+        const double price = mpix::admission_price_us(search_us, 0.0, call_us, tournament, rule);
+        const double bound = 1 + std::max(gain, rule.least_gain);
+        double rent = 0, total = 0;
+        bool admitted = false;
+        for (long n = 1; n <= 100000; ++n) {
+          total += call_us;
+          if (!admitted) {
+            rent += call_us;
+            if (mpix::admission_pays(rent, price, gain, rule)) {
+              admitted = true;
+              total += price;
+            }
           }
+          const double plain = static_cast<double>(n) * call_us;
+          ASSERT_LE(total, bound * plain + 1e-9) << "call " << n << ", call_us " << call_us << ", gain " << gain;
+          if (n >= 100 * static_cast<long>(std::ceil(price / call_us)))
+            ASSERT_LE(total, 1.01 * plain + 1e-9) << "call " << n << ", call_us " << call_us;
         }
-        const double plain = static_cast<double>(n) * call_us;
-        ASSERT_LE(total, 2.0 * plain + 1e-9) << "call " << n << ", call_us " << call_us;
-        if (n >= 100 * static_cast<long>(std::ceil(price / call_us)))
-          ASSERT_LE(total, 1.01 * plain + 1e-9) << "call " << n << ", call_us " << call_us;
+        ASSERT_TRUE(admitted);
       }
-      ASSERT_TRUE(admitted);
     }
   }
 }
