@@ -29,10 +29,10 @@ const std::vector<VariableSpec>& intercept_variables() {
            v, {{"auto", AgreementPath::automatic}, {"mpi", AgreementPath::mpi}, {"channel", AgreementPath::channel}});
      }},
     {"MPIX_INTERCEPT_ADMISSION", "enum", "rent", "rent|repeats",
-     "Drop-in: when a repeating exchange is served: rent, once its calls have cost MPI what a search for "
-     "a faster algorithm costs (the last search measured on the communicator), so that short or cheap "
-     "exchanges never pay for one; repeats, as soon as it has repeated MPIX_INTERCEPT_REPEATS times, for "
-     "programs known to run each exchange many times.",
+     "Drop-in: when a repeating exchange is served: rent, once what its calls have cost MPI would repay a "
+     "search for a faster algorithm (priced and its gain expected as the last search measured on the "
+     "communicator), so that short or cheap exchanges never pay for one; repeats, as soon as it has "
+     "repeated MPIX_INTERCEPT_REPEATS times, for programs known to run each exchange many times.",
      [](std::string_view v, Config& c) {
        c.section<InterceptConfig>().admission =
            parse_choice<AdmissionPolicy>(v, {{"rent", AdmissionPolicy::rent}, {"repeats", AdmissionPolicy::repeats}});

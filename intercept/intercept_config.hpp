@@ -13,7 +13,7 @@ enum class AgreementPath { automatic, mpi, channel };
 
 // When a repeating exchange is admitted (selector/admission.hpp).
 enum class AdmissionPolicy {
-  rent,     // once its calls have cost MPI what a search costs
+  rent,     // once its calls have cost MPI enough to repay a search
   repeats,  // as soon as it repeats: programs known to run each exchange long, and tests
 };
 
