@@ -481,7 +481,9 @@ void ServedExchanges::first_search() {
   first_search_done_ = true;
   const double begin = MPI_Wtime();
   const int peers = std::max({send_entries_, recv_entries_, 1});
-  const int block = static_cast<int>(std::clamp<long long>(settings_.min_bytes, 1, first_search_bytes / peers));
+  // At least one byte, whatever the peers (std::clamp needs its bounds in order).
+  const long long most = std::max<long long>(1, first_search_bytes / peers);
+  const int block = static_cast<int>(std::clamp<long long>(settings_.min_bytes, 1, most));
   Blocks blocks{std::vector<int>(static_cast<std::size_t>(send_entries_), block), {},
                 std::vector<int>(static_cast<std::size_t>(recv_entries_), block), {}};
   for (int i = 0; i < send_entries_; ++i) blocks.sdispls.push_back(i * block);
