@@ -44,8 +44,8 @@
 //   repeat, the next calls skip the agreement and pass straight through:
 //   as many as keep the agreements within a small share of the calls'
 //   time (cheap calls are looked at rarely, expensive ones often), fewer
-//   where the pattern will have paid sooner, and at most twice as many as
-//   the last time.
+//   where the pattern will have paid sooner, and at most gap_growth times
+//   as many as the last time.
 // - A served exchange runs auto, whose tournament races the algorithms that
 //   can serve it against MPI's own call, on every rank alike: against the
 //   period of the pattern's passed-through calls where they were timed,
@@ -78,6 +78,12 @@ namespace {
 constexpr long timed_window = 4;
 constexpr long stale_after = 4096;  // calls after which an unused pattern leaves
 constexpr long first_gap = 8;       // calls between the first agreements, at most
+// Each gap between agreements is at most this many times the last: the
+// ramp from first_gap to what the rule allows takes few agreements (it runs
+// in a program's first calls, and after every served exchange, where a
+// small exchange's calls pay for each), yet one agreement measured slow (a
+// first call's) cannot space the next ones far apart at once.
+constexpr long gap_growth = 4;
 // The set-up's search (first_search): its blocks, each way, at most this
 // many bytes in all; and its Starts, at most (a tournament settles within
 // the request's mpix_auto_settle).
@@ -664,11 +670,11 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
 }
 
 // The next calls pass straight through: as many as the rule allows, but
-// at most twice as many as last time, so that the agreements' cost is
-// measured (the fastest so far) before it spaces them far apart.
+// at most gap_growth times as many as last time, so that the agreements'
+// cost is measured (the fastest so far) before it spaces them far apart.
 void ServedExchanges::look_again_after(long calls) {
   calls = std::min(calls, longest_gap_);
-  longest_gap_ = std::min(2 * std::max(calls, first_gap), admission_rule_.max_calls_between_checks);
+  longest_gap_ = std::min(gap_growth * std::max(calls, first_gap), admission_rule_.max_calls_between_checks);
   skip_until_ = counters_.calls + calls;
 }
 
