@@ -90,6 +90,33 @@ constexpr long gap_growth = 4;
 constexpr long long first_search_bytes = 1 << 20;
 constexpr long max_first_search_starts = 1000;
 
+// One side of a call of the collective: its buffer, its counts and
+// displacements (MPI_Alltoallv, MPI_Neighbor_alltoallv) or its count
+// (MPI_Alltoall), and its datatype.
+template <typename Buffer>
+struct Side {
+  Buffer buf;
+  const int* counts;
+  const int* displs;
+  int count;
+  MPI_Datatype type;
+};
+
+// MPI's own call of the collective on comm.
+int mpi_own_call(Collective collective, MPI_Comm comm, const Side<const void*>& send, const Side<void*>& recv) {
+  switch (collective) {
+    case Collective::alltoall:
+      return PMPI_Alltoall(send.buf, send.count, send.type, recv.buf, recv.count, recv.type, comm);
+    case Collective::alltoallv:
+      return PMPI_Alltoallv(send.buf, send.counts, send.displs, send.type, recv.buf, recv.counts, recv.displs,
+                            recv.type, comm);
+    case Collective::neighbor_alltoallv:
+      break;
+  }
+  return PMPI_Neighbor_alltoallv(send.buf, send.counts, send.displs, send.type, recv.buf, recv.counts,
+                                 recv.displs, recv.type, comm);
+}
+
 std::int64_t in_ns(double us) { return static_cast<std::int64_t>(1e3 * us); }
 double in_us(std::int64_t ns) { return 1e-3 * static_cast<double>(ns); }
 
@@ -344,12 +371,9 @@ int ServedExchanges::timed_pass_through(const void* sendbuf, const int sendcount
 int ServedExchanges::pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype) {
-  if (collective_ == Collective::alltoall)  // the call's own counts (call_uniform)
-    return PMPI_Alltoall(sendbuf, uniform_send_.count, sendtype, recvbuf, uniform_recv_.count, recvtype, comm_);
-  if (collective_ == Collective::alltoallv)
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm_);
-  return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                 comm_);
+  // MPI_Alltoall: the call's own counts (call_uniform).
+  return mpi_own_call(collective_, comm_, {sendbuf, sendcounts, sdispls, uniform_send_.count, sendtype},
+                      {recvbuf, recvcounts, rdispls, uniform_recv_.count, recvtype});
 }
 
 int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -499,18 +523,9 @@ void ServedExchanges::first_search() {
   // MPI's own call over the same blocks: what the search is measured
   // against (the slowest rank's mean, after a warm-up).
   const auto mpi_call = [&] {
-    switch (collective_) {
-      case Collective::alltoall:
-        return PMPI_Alltoall(send.data(), block, MPI_BYTE, recv.data(), block, MPI_BYTE, errors_return_comm_);
-      case Collective::alltoallv:
-        return PMPI_Alltoallv(send.data(), blocks.sendcounts.data(), blocks.sdispls.data(), MPI_BYTE, recv.data(),
-                              blocks.recvcounts.data(), blocks.rdispls.data(), MPI_BYTE, errors_return_comm_);
-      case Collective::neighbor_alltoallv:
-        break;
-    }
-    return PMPI_Neighbor_alltoallv(send.data(), blocks.sendcounts.data(), blocks.sdispls.data(), MPI_BYTE,
-                                   recv.data(), blocks.recvcounts.data(), blocks.rdispls.data(), MPI_BYTE,
-                                   errors_return_comm_);
+    return mpi_own_call(collective_, errors_return_comm_,
+                        {send.data(), blocks.sendcounts.data(), blocks.sdispls.data(), block, MPI_BYTE},
+                        {recv.data(), blocks.recvcounts.data(), blocks.rdispls.data(), block, MPI_BYTE});
   };
   constexpr int warm_up_calls = 3, timed_calls = 8;
   int failed = 0;
