@@ -159,7 +159,7 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std:
   if (shared.forged > 0)
     std::fprintf(stderr,
                  "mpix-rma warning (node rank %d): node channel: dropped %d forged descriptor datagram(s), not sent "
-                 "by the node rank they named (last from %s)\n",
+                 "by the node rank they came for (last from %s)\n",
                  node_rank_, shared.forged, shared.forged_from.c_str());
 
   peers_.resize(all.size());

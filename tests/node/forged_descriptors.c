@@ -1,26 +1,35 @@
-/* Another user of the machine forges the node channel's descriptor passing.
+/* Another user of the machine attacks the node channel's descriptor passing.
  *
  * Every rank forks, before MPI_Init, a forger: a process outside the job,
  * running as `nobody` where the test runs as root (as the calling user
- * otherwise). The program interposes bind(): when the library binds its
- * descriptor-passing socket (an abstract name, which any user can see in
- * /proc/net/unix), the forger is handed the name and, before the library
- * goes on, queues at it one datagram per node rank, each naming that rank
- * and carrying a memfd of the forger's own. Every forged datagram is thus
- * queued ahead of the genuine ones, in every set-up.
+ * otherwise). The program interposes bind(): when the library binds a
+ * socket to an abstract name (which any user can see in /proc/net/unix),
+ * the forger is handed the name and, before the library goes on, tries to
+ * queue datagrams at it. Two attacks (the first argument):
+ *  - memfd: one datagram per node rank, each naming that rank and carrying
+ *    a memfd of the forger's own (a forged segment);
+ *  - linger: a flood of datagrams carrying a loopback TCP socket with
+ *    SO_LINGER set and a full, unread send queue, the forger's own copy
+ *    closed: whoever closes the last copy waits until the forger lets go,
+ *    which it does only when the rank's test is over.
+ * The library's sockets must refuse every forged datagram (none queued).
+ * A library call that does not return within stall_seconds is a stalled
+ * set-up: the rank prints WRONG and the job ends.
  *
- * Usage: forged_descriptors ALGORITHM... (node-channel algorithms). For each,
- * MPIX_Alltoallv_init must succeed on every rank (the genuine peers'
- * segments mapped, the forged ones dropped) or fail on every rank, and a
- * request that exists must deliver MPI_Alltoallv's data. At the end the
- * forger checks that no byte of its memfd was written. Rank 0 prints
- * "forged_descriptors: ok (N forged datagrams queued, uid U)"; anything
- * wrong prints WRONG and ends with a non-zero status. */
+ * Usage: forged_descriptors memfd|linger ALGORITHM... (node-channel
+ * algorithms). For each, MPIX_Alltoallv_init must succeed on every rank
+ * (the genuine peers' segments mapped) or fail on every rank, and a request
+ * that exists must deliver MPI_Alltoallv's data. At the end the forger
+ * checks that no byte of its memfd was written. Rank 0 prints
+ * "forged_descriptors: ok (...)" with the datagrams refused and the longest
+ * set-up; anything wrong prints WRONG and ends with a non-zero status. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <grp.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <mpi.h>
 #include <mpix/mpix.h>
 #include <stdio.h>
@@ -29,10 +38,11 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { forged_bytes = 1 << 20, marker = 0x5A, block = 1024 };
+enum { forged_bytes = 1 << 20, marker = 0x5A, block = 1024, flood = 64, stall_seconds = 15 };
 
 /* What a rank hands its forger: the socket's name and how many node ranks
  * to impersonate. */
@@ -45,7 +55,41 @@ typedef struct {
 static int to_forger = -1, from_forger = -1;
 static int forging;       /* set around the library calls under attack */
 static long forged_total; /* datagrams the forger queued at this rank */
-static int node_size = 1;
+static long refused_total; /* datagrams the kernel refused */
+static int lingering;     /* the attack: lingering sockets, not memfds */
+static int node_size = 4; /* claims while the node is not known yet */
+static pid_t forger_pid;
+
+/* A library call that has not returned after stall_seconds: the set-up
+ * waits on the forger. */
+static void stalled(int signal) {
+    (void)signal;
+    static const char message[] = "WRONG: a library call under attack stalled for 15 s\n";
+    if (write(STDOUT_FILENO, message, sizeof message - 1) < 0) _exit(3);
+    kill(forger_pid, SIGKILL);
+    _exit(3);
+}
+
+static double seconds_now(void) {
+    struct timeval now;
+    gettimeofday(&now, NULL);
+    return (double)now.tv_sec + 1e-6 * (double)now.tv_usec;
+}
+
+/* Brackets a library call under attack: the forger answers every bind, a
+ * stall ends the job, and the call's duration counts in the longest. */
+static double attack_started, longest_call;
+static void attack_begin(void) {
+    forging = 1;
+    alarm(stall_seconds);
+    attack_started = seconds_now();
+}
+static void attack_end(void) {
+    const double took = seconds_now() - attack_started;
+    alarm(0);
+    forging = 0;
+    if (took > longest_call) longest_call = took;
+}
 
 /* All n bytes through the pipe fd, in either direction; -1 on EOF or error. */
 static int pipe_all(int fd, void *p, size_t n, int writing) {
@@ -61,8 +105,35 @@ static int pipe_all(int fd, void *p, size_t n, int writing) {
 static int read_all(int fd, void *p, size_t n) { return pipe_all(fd, p, n, 0); }
 static int write_all(int fd, const void *p, size_t n) { return pipe_all(fd, (void *)p, n, 1); }
 
+/* A loopback TCP socket whose close waits: SO_LINGER for an hour and a
+ * send queue its peer (kept open, never read, in *held) does not drain. */
+static int lingering_socket(int *held) {
+    const int listener = socket(AF_INET, SOCK_STREAM, 0), s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof a;
+    const int small = 4096;
+    if (listener < 0 || s < 0 || bind(listener, (struct sockaddr *)&a, sizeof a) != 0 || listen(listener, 1) != 0 ||
+        getsockname(listener, (struct sockaddr *)&a, &length) != 0 ||
+        setsockopt(s, SOL_SOCKET, SO_SNDBUF, &small, sizeof small) != 0 ||
+        connect(s, (struct sockaddr *)&a, sizeof a) != 0)
+        return -1;
+    *held = accept(listener, NULL, NULL);
+    close(listener);
+    if (*held < 0 || setsockopt(*held, SOL_SOCKET, SO_RCVBUF, &small, sizeof small) != 0) return -1;
+    static char junk[4096];
+    while (send(s, junk, sizeof junk, MSG_DONTWAIT | MSG_NOSIGNAL) > 0) {
+    }
+    const struct linger wait_long = {1, 3600};
+    return setsockopt(s, SOL_SOCKET, SO_LINGER, &wait_long, sizeof wait_long) == 0 ? s : -1;
+}
+
 /* The forger: runs outside the job until the rank closes its pipe, then
- * reports whether anything wrote into the memory it offered. */
+ * reports whether anything wrote into the memory it offered. For every
+ * name it is handed it answers how many datagrams were queued and how many
+ * the kernel refused. */
 static int forger(void) {
     if (getuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)) return 2;
     const int memory = memfd_create("forged-segment", 0);
@@ -71,14 +142,23 @@ static int forger(void) {
     if (bytes == MAP_FAILED) return 2;
     memset(bytes, marker, forged_bytes);
     const int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int held[256], holding = 0;
     Target t;
     while (read_all(to_forger, &t, sizeof t) == 0) {
         struct sockaddr_un a;
         memset(&a, 0, sizeof a);
         a.sun_family = AF_UNIX;
         memcpy(a.sun_path, t.path, t.length - offsetof(struct sockaddr_un, sun_path));
-        long queued = 0;
-        for (int claim = 0; claim < t.claims; ++claim) {
+        int carried = memory;
+        if (lingering) {
+            if (holding == (int)(sizeof held / sizeof *held)) return 2;
+            carried = lingering_socket(&held[holding++]);
+            if (carried < 0) return 2;
+        }
+        long outcome[2] = {0, 0}; /* queued, refused */
+        const int attempts = lingering ? flood : t.claims;
+        for (int attempt = 0; attempt < attempts; ++attempt) {
+            int claim = attempt % t.claims;
             struct iovec payload = {&claim, sizeof claim};
             union {
                 char buffer[CMSG_SPACE(sizeof(int))];
@@ -97,10 +177,20 @@ static int forger(void) {
             c->cmsg_level = SOL_SOCKET;
             c->cmsg_type = SCM_RIGHTS;
             c->cmsg_len = CMSG_LEN(sizeof(int));
-            memcpy(CMSG_DATA(c), &memory, sizeof memory);
-            if (sendmsg(s, &m, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)sizeof claim) ++queued;
+            memcpy(CMSG_DATA(c), &carried, sizeof carried);
+            if (sendmsg(s, &m, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)sizeof claim)
+                ++outcome[0];
+            else if (errno == EPERM || errno == EPIPE || errno == ECONNREFUSED)
+                ++outcome[1];
         }
-        if (write_all(from_forger, &queued, sizeof queued) != 0) return 2;
+        if (write_all(from_forger, outcome, sizeof outcome) != 0) return 2;
+        if (lingering) {
+            /* A queued copy is now the last one; with none queued, this
+             * close would be the one to wait: reset the connection. */
+            const struct linger reset = {1, 0};
+            if (outcome[0] == 0) setsockopt(carried, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+            close(carried);
+        }
     }
     long written = 0;
     for (long i = 0; i < forged_bytes; ++i) written += bytes[i] != marker;
@@ -127,17 +217,24 @@ int bind(int fd, const struct sockaddr *address, socklen_t length) {
     t.claims = node_size;
     t.length = bound;
     memcpy(t.path, a.sun_path, bound - offsetof(struct sockaddr_un, sun_path));
-    long queued = 0;
-    if (write_all(to_forger, &t, sizeof t) == 0 && read_all(from_forger, &queued, sizeof queued) == 0)
-        forged_total += queued;
+    long outcome[2];
+    if (write_all(to_forger, &t, sizeof t) == 0 && read_all(from_forger, outcome, sizeof outcome) == 0)
+        forged_total += outcome[0], refused_total += outcome[1];
     return rc;
 }
 
 int main(int argc, char **argv) {
+    if (argc < 2 || (strcmp(argv[1], "memfd") != 0 && strcmp(argv[1], "linger") != 0)) {
+        fprintf(stderr, "usage: forged_descriptors memfd|linger ALGORITHM...\n");
+        return 2;
+    }
+    lingering = strcmp(argv[1], "linger") == 0;
+    signal(SIGALRM, stalled);
     int down[2], up[2];
     if (pipe(down) != 0 || pipe(up) != 0) return 2;
     const pid_t child = fork();
     if (child < 0) return 2;
+    forger_pid = child;
     if (child == 0) {
         close(down[1]), close(up[0]);
         to_forger = down[0], from_forger = up[1];
@@ -151,7 +248,9 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPIX_Comm *xcomm;
+    attack_begin();
     if (MPIX_Comm_init(&xcomm, MPI_COMM_WORLD) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 1);
+    attack_end();
     MPIX_Comm_get_node(xcomm, NULL, NULL, &node_size, NULL);
 
     int failures = 0;
@@ -159,15 +258,15 @@ int main(int argc, char **argv) {
     int *send = malloc((size_t)size * block * sizeof(int)), *recv = malloc((size_t)size * block * sizeof(int));
     int *expected = malloc((size_t)size * block * sizeof(int));
     for (int i = 0; i < size; ++i) counts[i] = block, displs[i] = i * block;
-    for (int a = 1; a < argc; ++a) {
+    for (int a = 2; a < argc; ++a) {
         MPIX_Info *info;
         MPIX_Info_init(&info);
         MPIX_Info_set(info, "mpix_alltoallv_algorithm", argv[a]);
         MPIX_Request *request = NULL;
-        forging = 1;
+        attack_begin();
         const int rc = MPIX_Alltoallv_init(send, counts, displs, MPI_INT, recv, counts, displs, MPI_INT, xcomm, info,
                                            &request);
-        forging = 0;
+        attack_end();
         MPIX_Info_free(&info);
         int made = rc == MPI_SUCCESS, every = made, any = made;
         MPI_Allreduce(&made, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
@@ -209,17 +308,24 @@ int main(int argc, char **argv) {
         printf("rank %d: WRONG: the forger failed (status %d)\n", rank, status);
         ++failures;
     }
-    if (forged_total == 0 && node_size > 1) {
-        printf("rank %d: WRONG: no forged datagram reached the library's socket\n", rank);
+    if (forged_total != 0) {
+        printf("rank %d: WRONG: %ld forged datagrams were queued at the library's sockets\n", rank, forged_total);
         ++failures;
     }
-    long forged_all = forged_total;
+    if (refused_total == 0 && node_size > 1) {
+        printf("rank %d: WRONG: the forger tried no socket of the library's\n", rank);
+        ++failures;
+    }
+    long refused_all = refused_total;
+    double longest = longest_call;
     MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Allreduce(MPI_IN_PLACE, &forged_all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &refused_all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &longest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     MPIX_Comm_free(&xcomm);
     if (rank == 0 && failures == 0)
-        printf("forged_descriptors: ok (%ld forged datagrams queued, forger uid %d)\n", forged_all,
-               getuid() == 0 ? 65534 : (int)getuid());
+        printf("forged_descriptors: ok (%s: %ld forged datagrams refused, none queued, forger uid %d; longest "
+               "set-up call %.3f s)\n",
+               argv[1], refused_all, getuid() == 0 ? 65534 : (int)getuid(), longest);
     MPI_Finalize();
     return failures != 0;
 }
