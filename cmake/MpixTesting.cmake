@@ -98,8 +98,9 @@ endfunction()
 #   PASS re / FAIL re     the output must / must not match; with PASS the
 #                         command must also end with status EXIT
 #   EXIT n                the status a PASS test ends with (0 unless given;
-#                         nonzero: any but 0, for a job that must abort);
-#                         any other, a signal included, fails it
+#                         abort: a job that must end through MPI's abort,
+#                         not a crash; tests/exit_status.sh); any other, a
+#                         signal included, fails it
 #   SKIP re               output that marks the test skipped
 #   FIXTURES_SETUP f / FIXTURES_REQUIRED f
 function(mpix_add_test name)

@@ -135,6 +135,7 @@ std::vector<SparseMessage> checked_crs_messages(const Comm& comm, int send_nnz, 
     DatatypeLayout::of(recvtype, "recvtype", comm.self());
     check_buffer(sendvals, counts, send_layout.size, "sendvals");
     for (int i = 0; i < send_nnz; ++i) {
+      if (dest[i] == MPI_PROC_NULL) continue;  // as MPI's sends: nothing goes there
       if (dest[i] < 0 || dest[i] >= size)
         throw Error(MPI_ERR_RANK, at("dest", i) + " = " + std::to_string(dest[i]) +
                                       " is not a rank of the communicator (size " + std::to_string(size) + ")");

@@ -1,18 +1,32 @@
 #!/usr/bin/env bash
 # exit_status.sh EXPECTED COMMAND...: runs COMMAND and passes its output on;
-# when it ends with another status than EXPECTED (a number, or "nonzero"
-# for a job that must abort, whose status the MPI chooses; a crash in MPI_Finalize
-# after the last line was printed, a job that did not abort when it had
-# to), says so in a line every test with an output pattern fails on. CTest
-# judges a test with PASS_REGULAR_EXPRESSION by its output alone, so
-# mpix_add_test runs every such test under this script.
+# when it ends otherwise than EXPECTED, says so in a line every test with an
+# output pattern fails on. EXPECTED is a status, or "abort" for a job that
+# must end through MPI's abort (MPI_Abort, or an error on
+# MPI_ERRORS_ARE_FATAL): a status from 1 to 127, and no process ended by a
+# signal. A crash is not an abort: MPICH's launcher returns the signal's
+# number as its status (11 for a segmentation fault) and says "(signal N)",
+# Open MPI's returns 128 + N and says "exited on signal". CTest judges a
+# test with PASS_REGULAR_EXPRESSION by its output alone, so mpix_add_test
+# runs every such test under this script.
 expected=$1
 shift
-"$@"
-status=$?
-if { [ "$expected" = nonzero ] && [ "$status" -eq 0 ]; } ||
-   { [ "$expected" != nonzero ] && [ "$status" -ne "$expected" ]; }; then
-  echo "exit_status: FAILED: the command ended with status $status, not $expected"
+output=$(mktemp "${TMPDIR:-/tmp}/exit_status.XXXXXX")
+trap 'rm -f "$output"' EXIT
+"$@" 2>&1 | tee "$output"
+status=${PIPESTATUS[0]}
+why=""
+if [ "$expected" = abort ]; then
+  if [ "$status" -eq 0 ] || [ "$status" -ge 128 ]; then
+    why="the command ended with status $status, not an MPI abort's (1 to 127)"
+  elif grep -Eq 'EXIT STRING: .*\(signal [0-9]+\)|exited on signal|Caught signal [0-9]+' "$output"; then
+    why="a process of the job ended on a signal (a crash, not an MPI abort)"
+  fi
+elif [ "$status" -ne "$expected" ]; then
+  why="the command ended with status $status, not $expected"
+fi
+if [ -n "$why" ]; then
+  echo "exit_status: FAILED: $why"
   exit 1
 fi
 exit 0

@@ -109,12 +109,24 @@ static int comm_init(Comm *self, PyObject *args, PyObject *kwargs) {
     return 0;
 }
 
+/* Raises mpixrma.Error for a handle freed already, as mpi4py raises
+ * MPI.Exception for a null handle: error_code holds the class. */
+static PyObject *raise_freed(const char *what, int code) {
+    PyObject *error = PyObject_CallFunction(mpix_error, "s", what);
+    if (error == NULL) return NULL;
+    PyObject *value = PyLong_FromLong(code);
+    if (value != NULL) PyObject_SetAttrString(error, "error_code", value);
+    Py_XDECREF(value);
+    PyErr_SetObject(mpix_error, error);
+    Py_DECREF(error);
+    return NULL;
+}
+
 static PyObject *comm_free(Comm *self, PyObject *unused) {
     (void)unused;
-    if (self->comm != NULL) {
-        const int code = MPIX_Comm_free(&self->comm);
-        if (code != MPI_SUCCESS) return raise_code(code);
-    }
+    if (self->comm == NULL) return raise_freed("Free: the communicator is freed already", MPI_ERR_COMM);
+    const int code = MPIX_Comm_free(&self->comm);
+    if (code != MPI_SUCCESS) return raise_code(code);
     Py_RETURN_NONE;
 }
 
@@ -189,10 +201,9 @@ static PyObject *request_test(Request *self, PyObject *unused) {
 
 static PyObject *request_free(Request *self, PyObject *unused) {
     (void)unused;
-    if (self->request != NULL) {
-        const int code = MPIX_Request_free(&self->request);
-        if (code != MPI_SUCCESS) return raise_code(code);
-    }
+    if (self->request == NULL) return raise_freed("Free: the request is freed already", MPI_ERR_REQUEST);
+    const int code = MPIX_Request_free(&self->request);
+    if (code != MPI_SUCCESS) return raise_code(code);
     release_views(self);
     if (self->owns_comm) {
         self->owns_comm = 0;
@@ -213,6 +224,7 @@ static PyObject *request_own_comm(Request *self, PyObject *unused) {
 static PyObject *request_start_with_buffers(Request *self, PyObject *args) {
     PyObject *send_object, *recv_object;
     if (!PyArg_ParseTuple(args, "OO", &send_object, &recv_object)) return NULL;
+    if (self->request == NULL) return raise_freed("Start_with_buffers: the request is freed", MPI_ERR_REQUEST);
     Py_buffer send = {0}, recv;
     if (send_object != Py_None && PyObject_GetBuffer(send_object, &send, PyBUF_ANY_CONTIGUOUS) != 0) return NULL;
     if (PyObject_GetBuffer(recv_object, &recv, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) != 0) {
@@ -266,6 +278,7 @@ static PyObject *request_enter(Request *self, PyObject *unused) {
 
 static PyObject *request_exit(Request *self, PyObject *args) {
     (void)args;
+    if (self->request == NULL) Py_RETURN_FALSE; /* freed inside the block */
     PyObject *done = request_free(self, NULL);
     if (done == NULL) return NULL;
     Py_DECREF(done);

@@ -83,10 +83,19 @@ void CrsExchange::keep(const Comm& comm, Pattern pattern, SparseReceived& found,
   kept->rdispls = found.displs;
   kept->recv_bytes = found.data.size();
   const Pattern& p = kept->pattern;
+  // The graph's out-edges: the destinations that receive something (an
+  // MPI_PROC_NULL block goes nowhere), in the caller's order.
+  std::vector<int> dest, sendcounts, sdispls;
+  for (std::size_t i = 0; i < p.dest.size(); ++i)
+    if (p.dest[i] != MPI_PROC_NULL) {
+      dest.push_back(p.dest[i]);
+      sendcounts.push_back(p.sendcounts[i]);
+      sdispls.push_back(p.sdispls[i]);
+    }
   agreed(comm.global(), [&] {
     mpi_check(MPI_Dist_graph_create_adjacent(comm.global(), static_cast<int>(kept->sources.size()),
-                                             array(kept->sources), MPI_UNWEIGHTED, static_cast<int>(p.dest.size()),
-                                             array(p.dest), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, kept->graph.out()),
+                                             array(kept->sources), MPI_UNWEIGHTED, static_cast<int>(dest.size()),
+                                             array(dest), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, kept->graph.out()),
               "MPI_Dist_graph_create_adjacent");
   });
   kept->graph_comm = std::make_shared<const Comm>(kept->graph.get(), comm.config());
@@ -94,7 +103,7 @@ void CrsExchange::keep(const Comm& comm, Pattern pattern, SparseReceived& found,
   moves.set(info_key_buffers_move, "true");
   void* recvbuf = found.data.empty() ? &nowhere : found.data.data();  // bound only until the first start
   kept->request = init_request(neighbor_alltoallv_family,
-                               {sendvals, array(p.sendcounts), array(p.sdispls), p.sendtype, recvbuf,
+                               {sendvals, array(sendcounts), array(sdispls), p.sendtype, recvbuf,
                                 array(kept->recvcounts), array(kept->rdispls), p.recvtype, &kept_},
                                kept->graph_comm, &moves);
   kept_ = std::move(kept);

@@ -386,7 +386,8 @@ int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destin
  *
  * Each rank names only its send_nnz blocks (block i: sendcounts[i] elements
  * of sendtype at sendvals + sdispls[i] * extent, to rank dest[i] of xcomm's
- * communicator; a destination may repeat and may be the rank itself) and gets
+ * communicator; a destination may repeat, may be the rank itself, and may be
+ * MPI_PROC_NULL, which receives nothing, as in MPI's sends) and gets
  * every block sent to it: *recv_nnz blocks, block j from rank (*src)[j],
  * (*recvcounts)[j] elements of recvtype at (*recvvals) + (*rdispls)[j] *
  * extent, sources ascending, a source's blocks in its order. One call, no

@@ -35,12 +35,13 @@ class AlltoallvCrs : public MpiTest {
 };
 
 // This rank's blocks for a pattern seed: 0..5 of them, to random ranks
-// (repeats and itself included), 0..40 doubles each, packed back to front in
-// sendvals.
+// (repeats and itself included; with proc_null, about a third to
+// MPI_PROC_NULL, which receives nothing), 0..40 doubles each, packed back to
+// front in sendvals.
 struct CrsPattern {
   std::vector<int> dest, sendcounts, sdispls;
   int total = 0;
-  CrsPattern(int seed, int me, int p) {
+  CrsPattern(int seed, int me, int p, bool proc_null = false) {
     std::mt19937 random(static_cast<unsigned>(1000 * seed + me));
     const int nnz = static_cast<int>(random() % 6);
     dest.resize(nnz);
@@ -48,6 +49,7 @@ struct CrsPattern {
     sdispls.resize(nnz);
     for (int i = 0; i < nnz; ++i) {
       dest[i] = static_cast<int>(random() % static_cast<unsigned>(p));
+      if (proc_null && random() % 3 == 0) dest[i] = MPI_PROC_NULL;
       sendcounts[i] = static_cast<int>(random() % 41);
       total += sendcounts[i];
     }
@@ -71,7 +73,7 @@ void exchange_and_check(const CrsPattern& pattern, int data_seed, MPIX_Comm* com
   // that a destination's blocks concatenate to 0, 1, 2, ...
   std::vector<int> sent_to(p, 0);
   for (int i = 0; i < nnz; ++i)
-    for (int k = 0; k < sendcounts[i]; ++k)
+    for (int k = 0; k < sendcounts[i] && dest[i] != MPI_PROC_NULL; ++k)
       sendvals[sdispls[i] + k] = value(me, dest[i], sent_to[dest[i]]++, data_seed);
 
   int recv_nnz = -1;
@@ -109,7 +111,7 @@ void exchange_and_check(const CrsPattern& pattern, int data_seed, MPIX_Comm* com
   std::vector<double> reference(std::max(rdispls_all[p - 1] + expected_counts[p - 1], 1));
   std::vector<int> placed(p, 0);
   for (int i = 0; i < nnz; ++i)
-    for (int k = 0; k < sendcounts[i]; ++k)
+    for (int k = 0; k < sendcounts[i] && dest[i] != MPI_PROC_NULL; ++k)
       by_destination[sdispls_all[dest[i]] + placed[dest[i]]++] = sendvals[sdispls[i] + k];
   MPI_Alltoallv(by_destination.data(), sent_to.data(), sdispls_all.data(), MPI_DOUBLE, reference.data(),
                 expected_counts.data(), rdispls_all.data(), MPI_DOUBLE, MPI_COMM_WORLD);
@@ -127,6 +129,25 @@ TEST_F(AlltoallvCrs, RandomPatternsMatchTheBruteForceReference) {
     exchange_and_check(CrsPattern(seed, world_rank(), world_size()), seed, comm_, nullptr);
     if (HasFatalFailure()) return;
   }
+}
+
+// MPI_PROC_NULL among the destinations, as MPI's point-to-point accepts
+// it: those blocks go nowhere, with and without re-use.
+TEST_F(AlltoallvCrs, ProcNullDestinationsReceiveNothing) {
+  for (int seed = 0; seed < 20; ++seed) {
+    exchange_and_check(CrsPattern(seed, world_rank(), world_size(), true), seed, comm_, nullptr);
+    if (HasFatalFailure()) return;
+  }
+  MPIX_Info* info = nullptr;
+  ASSERT_EQ(MPIX_Info_init(&info), MPI_SUCCESS);
+  ASSERT_EQ(MPIX_Info_set(info, "mpix_crs_reuse", "true"), MPI_SUCCESS);
+  for (int seed = 0; seed < 4; ++seed) {
+    const CrsPattern pattern(seed, world_rank(), world_size(), true);
+    const std::uint64_t before = mpix::crs_exchanges_reused();
+    for (int round = 0; round < 3 && !HasFatalFailure(); ++round) exchange_and_check(pattern, 10 * seed + round, comm_, info);
+    EXPECT_EQ(mpix::crs_exchanges_reused() - before, 2u) << "seed " << seed;
+  }
+  MPIX_Info_free(&info);
 }
 
 // mpix_crs_reuse: each pattern runs three times with new data; the second

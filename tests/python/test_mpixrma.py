@@ -1,6 +1,7 @@
 """The Python package against mpi4py's own calls, under mpiexec (every rank
 runs the same tests in the same order, and asserts only after its
 collective calls). tests/python/run.sh runs it on the installed package."""
+import faulthandler
 import gc
 import weakref
 
@@ -12,6 +13,16 @@ import mpixrma
 
 comm = MPI.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
+
+
+@pytest.fixture(autouse=True)
+def stall_ends_the_job():
+    """A test still running after 20 s has lost a rank to a collective the
+    others left: print where each rank is and end the process (mpiexec
+    then ends the job), rather than wait for CTest's limit."""
+    faulthandler.dump_traceback_later(20, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 def uneven_layout():
@@ -144,3 +155,130 @@ def test_a_bad_argument_fails_on_every_rank():
         mpixrma.Alltoallv_init([send, (counts, list(range(size))), MPI.DOUBLE],
                                [recv, ([1] * size, list(range(size))), MPI.DOUBLE])
     assert "count" in str(failed.value).lower()
+
+
+# ---- Hostile arguments: each raises on every rank, nothing outside the buffers changes.
+
+guard = 16  # elements of the parent array on each side of a buffer view
+
+
+def viewed(n, dtype=np.float64):
+    """A view of n elements inside a larger array whose margins must stay as they are."""
+    parent = np.full(n + 2 * guard, -7, dtype)
+    return parent, parent[guard:guard + n]
+
+
+def margins_intact(*parents):
+    return all(np.all(p[:guard] == -7) and np.all(p[-guard:] == -7) for p in parents)
+
+
+def even(n_per_rank):
+    return [n_per_rank] * size, [n_per_rank * r for r in range(size)]
+
+
+def ring_graph():
+    ring = [(rank - 1) % size, (rank + 1) % size]
+    return comm.Create_dist_graph_adjacent(ring, ring)
+
+
+def alltoallv(scounts=None, sdispls=None, rcounts=None, rdispls=None, send=None, recv=None, stype=MPI.DOUBLE,
+              rtype=MPI.DOUBLE):
+    c, d = even(2)
+    return mpixrma.Alltoallv_init([send, (scounts or c, sdispls or d), stype], [recv, (rcounts or c, rdispls or d), rtype])
+
+
+def resized_double():
+    """A datatype of one double with an extent of two: the last block reaches one double further."""
+    return MPI.DOUBLE.Create_resized(0, 16).Commit()
+
+
+# name -> (exception, call(send view, recv view) making the init); buffers of 2 doubles per rank.
+hostile = {
+    "sendcounts short": (ValueError, lambda s, r: alltoallv(scounts=[2] * (size - 1), send=s, recv=r)),
+    "sendcounts empty": (ValueError, lambda s, r: mpixrma.Alltoallv_init([s, ([], []), MPI.DOUBLE],
+                                                                         [r, even(2), MPI.DOUBLE])),
+    "sdispls short": (ValueError, lambda s, r: alltoallv(sdispls=list(range(0, 2 * size - 2, 2)), send=s, recv=r)),
+    "recvcounts short": (ValueError, lambda s, r: alltoallv(rcounts=[2] * (size - 1), send=s, recv=r)),
+    "rdispls empty": (ValueError, lambda s, r: mpixrma.Alltoallv_init([s, even(2), MPI.DOUBLE],
+                                                                      [r, ([2] * size, []), MPI.DOUBLE])),
+    "sendcounts long": (ValueError, lambda s, r: alltoallv(scounts=[1] * (size + 1), send=s, recv=r)),
+    "send count past the end": (ValueError, lambda s, r: alltoallv(scounts=[2] * (size - 1) + [3], send=s, recv=r)),
+    "send displacement past the end": (ValueError, lambda s, r: alltoallv(
+        sdispls=[2 * i for i in range(size - 1)] + [2 * size], send=s, recv=r)),
+    "recv count past the view": (ValueError, lambda s, r: alltoallv(rcounts=[2] * (size - 1) + [4], send=s, recv=r)),
+    "recv displacement past the view": (ValueError, lambda s, r: alltoallv(
+        rdispls=[2 * i for i in range(size - 1)] + [2 * size - 1], send=s, recv=r)),
+    "negative recv displacement": (ValueError, lambda s, r: alltoallv(rdispls=[-1] + [2 * i for i in range(1, size)],
+                                                                      send=s, recv=r)),
+    "past the view on the last rank only": (ValueError, lambda s, r: alltoallv(
+        rcounts=[2] * (size - 1) + [3 if rank == size - 1 else 2], send=s, recv=r)),
+    "int datatype for doubles": (TypeError, lambda s, r: alltoallv(send=s, recv=r, stype=MPI.INT)),
+    "double datatype for bytes": (TypeError, lambda s, r: alltoallv(send=s.view(np.int8), recv=r)),
+    "not a datatype": (TypeError, lambda s, r: alltoallv(send=s, recv=r, rtype=None)),
+    "non-contiguous send": (ValueError, lambda s, r: alltoallv(send=np.zeros(4 * size)[::2], recv=r)),
+    "non-contiguous recv": (ValueError, lambda s, r: alltoallv(send=s, recv=np.zeros(4 * size)[::2])),
+    "read-only recv": (ValueError, lambda s, r: alltoallv(send=s, recv=np.frombuffer(bytes(16 * size)))),
+    "recv not a buffer": (TypeError, lambda s, r: alltoallv(send=s, recv=[0.0] * (2 * size))),
+    "derived type past the view": (ValueError, lambda s, r: mpixrma.Alltoallv_init(
+        [s, even(2), MPI.DOUBLE], [r, even(1), MPI.DOUBLE.Create_contiguous(3).Commit()])),
+    "resized type past the view": (ValueError, lambda s, r: mpixrma.Alltoallv_init(
+        [s, even(2), MPI.DOUBLE], [r, ([2] * size, list(range(size))), resized_double()])),
+    "alltoall send count too large": (ValueError, lambda s, r: mpixrma.Alltoall_init([s, 3, MPI.DOUBLE],
+                                                                                     [r, 2, MPI.DOUBLE])),
+    "alltoall recv count too large": (ValueError, lambda s, r: mpixrma.Alltoall_init([s, 2, MPI.DOUBLE],
+                                                                                     [r, 3, MPI.DOUBLE])),
+    "alltoall recv count on one rank": (ValueError, lambda s, r: mpixrma.Alltoall_init(
+        [s, 2, MPI.DOUBLE], [r, 3 if rank == 0 else 2, MPI.DOUBLE])),
+    "alltoall wrong datatype": (TypeError, lambda s, r: mpixrma.Alltoall_init([s, 2, MPI.DOUBLE],
+                                                                              [r.view(np.int32), 2, MPI.DOUBLE])),
+    "alltoall non-contiguous": (ValueError, lambda s, r: mpixrma.Alltoall_init(np.zeros(4 * size)[::2], r)),
+    "alltoall spec of four": (TypeError, lambda s, r: mpixrma.Alltoall_init([s, 2, MPI.DOUBLE, 0], r)),
+    "neighbour counts past the degree": (ValueError, "graph", lambda s, r, g: mpixrma.Neighbor_alltoallv_init(
+        [s, ([1, 1, 1], [0, 1, 2]), MPI.DOUBLE], [r, ([1, 1], [0, 1]), MPI.DOUBLE], comm=g)),
+    "neighbour counts short of the degree": (ValueError, "graph", lambda s, r, g: mpixrma.Neighbor_alltoallv_init(
+        [s, ([1, 1], [0, 1]), MPI.DOUBLE], [r, ([1], [0]), MPI.DOUBLE], comm=g)),
+    "neighbour block past the view": (ValueError, "graph", lambda s, r, g: mpixrma.Neighbor_alltoallv_init(
+        [s, ([1, 1], [0, 1]), MPI.DOUBLE], [r, ([1, 2 * size], [0, 1]), MPI.DOUBLE], comm=g)),
+    "neighbour exchange on a plain communicator": (TypeError, "plain", lambda s, r, g: mpixrma.Neighbor_alltoallv_init(
+        [s, ([1, 1], [0, 1]), MPI.DOUBLE], [r, ([1, 1], [0, 1]), MPI.DOUBLE], comm=comm)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(hostile))
+def test_a_hostile_argument_raises_on_every_rank(case):
+    expected, *graph, call = hostile[case]
+    send_parent, send = viewed(2 * size)
+    recv_parent, recv = viewed(2 * size)
+    send[:] = rank
+    g = ring_graph() if graph else None
+    with pytest.raises(expected) as raised:
+        req = call(send, recv, g) if graph else call(send, recv)
+        req.Start()  # only reached where the check is missing: shows what it would write
+        req.Wait()
+        req.Free()
+    if g is not None:
+        g.Free()
+    assert margins_intact(send_parent, recv_parent), "bytes outside the buffers changed"
+    assert "rank" in str(raised.value)
+
+
+def test_a_request_freed_twice_or_used_after_free_raises():
+    send, recv = np.zeros(size), np.zeros(size)
+    req = mpixrma.Alltoall_init(send, recv)
+    req.Free()
+    with pytest.raises(mpixrma.Error) as twice:
+        req.Free()
+    assert MPI.Get_error_class(twice.value.error_code) == MPI.ERR_REQUEST
+    with pytest.raises(mpixrma.Error):
+        req.Start()
+    with pytest.raises(mpixrma.Error):
+        req.Start_with_buffers(send, recv)
+    # As mpi4py's on a null request: nothing to wait for.
+    assert req.Wait() is None and req.Test() is True
+    with mpixrma.Alltoall_init(send, recv) as inside:
+        inside.Free()  # the block's end then frees nothing
+    xcomm = mpixrma.Comm(comm)
+    xcomm.Free()
+    with pytest.raises(mpixrma.Error) as comm_twice:
+        xcomm.Free()
+    assert MPI.Get_error_class(comm_twice.value.error_code) == MPI.ERR_COMM

@@ -18,6 +18,15 @@ mpixrma.Comm, which several requests may share. Every call is the C API's
 (`man MPIX_Alltoallv_init`); errors raise mpixrma.Error, whose error_code
 is the MPI error code.
 
+Every init checks what it is given before anything reaches the library:
+the number of counts and displacements (the communicator's size, or the
+graph's degrees), every block inside its buffer with the datatype's
+extent, contiguous buffers, a writable receive buffer, and a predefined
+datatype whose size matches the buffer's elements. A failed check raises
+ValueError or TypeError on every rank of the call (collective, as the
+init), naming the argument and the rank; no byte outside the buffers is
+touched.
+
 The request keeps its buffers (their memory is pinned while it lives):
 free it with Free() or a `with` block, on every rank in the same order, as
 MPI's collective frees. What a program leaves is freed when MPI_Finalize
@@ -95,6 +104,75 @@ def _library_comm(comm):
     return (comm, False) if isinstance(comm, _Comm) else (Comm(comm), True)
 
 
+def _mpi_comm(comm):
+    """The mpi4py communicator under comm (an mpixrma.Comm or mpi4py's)."""
+    return comm.mpi_comm if isinstance(comm, _Comm) else comm
+
+
+def _bytes_of(buffer, what, writable):
+    """The size in bytes of a contiguous buffer; TypeError or ValueError if
+    it is not one the library may use."""
+    try:
+        view = memoryview(buffer)
+    except TypeError:
+        raise TypeError(f"{what}: not a buffer (it must support the buffer protocol)") from None
+    if not view.contiguous:
+        raise ValueError(f"{what}: the buffer is not contiguous")
+    if writable and view.readonly:
+        raise ValueError(f"{what}: the buffer is read-only")
+    return view.nbytes, view.itemsize, view.format.lstrip("@=<>!")
+
+
+def _check_datatype(datatype, itemsize, code, what):
+    """A predefined datatype must match the size of the buffer's elements
+    (MPI.BYTE and MPI.PACKED match any)."""
+    if not isinstance(datatype, MPI.Datatype) or datatype == MPI.DATATYPE_NULL:
+        raise TypeError(f"{what}: the datatype is not an MPI datatype")
+    if datatype in (MPI.BYTE, MPI.PACKED) or not datatype.is_predefined or code not in MPI._typedict:
+        return
+    if datatype.Get_size() != itemsize:
+        raise TypeError(f"{what}: {datatype.Get_name() or 'the datatype'} ({datatype.Get_size()} bytes) does not "
+                        f"match the buffer's elements ('{code}', {itemsize} bytes)")
+
+
+def _check_blocks(buffer, counts, displs, datatype, ranks, what, writable):
+    """Every block of counts[i] elements at displs[i] (in extents) inside
+    the buffer: ranks counts and displacements, none reaching outside."""
+    nbytes, itemsize, code = _bytes_of(buffer, what, writable)
+    _check_datatype(datatype, itemsize, code, what)
+    for name, values in (("counts", counts), ("displacements", displs)):
+        if len(values) != ranks:
+            raise ValueError(f"{what}: {len(values)} {name} given, {ranks} needed")
+    lb, extent = datatype.Get_extent()
+    true_lb, true_extent = datatype.Get_true_extent()
+    for i, (count, displ) in enumerate(zip(counts, displs)):
+        if count <= 0:
+            continue  # a negative count is the library's to refuse, on every rank
+        first = displ * extent + true_lb
+        end = displ * extent + (count - 1) * extent + true_lb + true_extent
+        if first < 0 or end > nbytes:
+            raise ValueError(f"{what}: block {i} ({count} elements at displacement {displ}) spans bytes "
+                             f"[{first}, {end}) of a {nbytes}-byte buffer")
+
+
+def _agreed(comm, parse):
+    """parse() on every rank of the init's communicator: its result, or on
+    every rank the exception it raised on the lowest failing one."""
+    result, failure = None, None
+    try:
+        result = parse()
+    except (TypeError, AttributeError) as e:
+        failure = ("TypeError", str(e))
+    except (ValueError, OverflowError, BufferError) as e:
+        failure = ("ValueError", str(e))
+    failures = _mpi_comm(comm).allgather(failure)
+    for r, f in enumerate(failures):
+        if f is not None:
+            kind = TypeError if f[0] == "TypeError" else ValueError
+            raise kind(f"on rank {r}: {f[1]}")
+    return result
+
+
 def _made(request, own_comm):
     if own_comm:
         request._own_comm()
@@ -105,12 +183,26 @@ def _info(info):
     return None if info is None else {str(k): str(v) for k, v in dict(info).items()}
 
 
+def _vector_specs(sendbuf, recvbuf, sends_to, receives_from, in_place):
+    """The send and receive (buffer, counts, displacements, datatype) of a
+    vector init, checked; the receive side's for an exchange in place."""
+    send = _vector_spec(sendbuf, "sendbuf")
+    recv = _vector_spec(recvbuf, "recvbuf")
+    if send[0] is None:
+        if not in_place:
+            raise ValueError("sendbuf: MPI_IN_PLACE is not allowed for a neighbourhood exchange")
+        send = (None,) + recv[1:]
+    else:
+        _check_blocks(*send, sends_to, "sendbuf", False)
+    _check_blocks(*recv, receives_from, "recvbuf", True)
+    return send, recv
+
+
 def Alltoallv_init(sendbuf, recvbuf, comm=MPI.COMM_WORLD, info=None):
     """A persistent MPI_Alltoallv (MPIX_Alltoallv_init; collective)."""
-    send, scounts, sdispls, stype = _vector_spec(sendbuf, "sendbuf")
-    recv, rcounts, rdispls, rtype = _vector_spec(recvbuf, "recvbuf")
-    if send is None:
-        scounts, sdispls, stype = rcounts, rdispls, rtype
+    ranks = _mpi_comm(comm).Get_size()
+    (send, scounts, sdispls, stype), (recv, rcounts, rdispls, rtype) = _agreed(
+        comm, lambda: _vector_specs(sendbuf, recvbuf, ranks, ranks, True))
     xcomm, own = _library_comm(comm)
     return _made(_vector_init("alltoallv", send, scounts, sdispls, MPI._handleof(stype), recv, rcounts, rdispls,
                               MPI._handleof(rtype), xcomm, _info(info)), own)
@@ -120,10 +212,13 @@ def Neighbor_alltoallv_init(sendbuf, recvbuf, comm, info=None):
     """A persistent MPI_Neighbor_alltoallv on a distributed-graph
     communicator (MPIX_Neighbor_alltoallv_init; collective): counts and
     displacements per edge, in MPI_Dist_graph_neighbors' order."""
-    send, scounts, sdispls, stype = _vector_spec(sendbuf, "sendbuf")
-    recv, rcounts, rdispls, rtype = _vector_spec(recvbuf, "recvbuf")
-    if send is None:
-        raise ValueError("sendbuf: MPI_IN_PLACE is not allowed for a neighbourhood exchange")
+    def parse():
+        graph = _mpi_comm(comm)
+        if graph.Get_topology() != MPI.DIST_GRAPH:
+            raise TypeError("comm: a neighbourhood exchange needs a distributed-graph communicator")
+        indegree, outdegree, _ = graph.Get_dist_neighbors_count()
+        return _vector_specs(sendbuf, recvbuf, outdegree, indegree, False)
+    (send, scounts, sdispls, stype), (recv, rcounts, rdispls, rtype) = _agreed(comm, parse)
     xcomm, own = _library_comm(comm)
     return _made(_vector_init("neighbor_alltoallv", send, scounts, sdispls, MPI._handleof(stype), recv, rcounts,
                               rdispls, MPI._handleof(rtype), xcomm, _info(info)), own)
@@ -131,9 +226,17 @@ def Neighbor_alltoallv_init(sendbuf, recvbuf, comm, info=None):
 
 def Alltoall_init(sendbuf, recvbuf, comm=MPI.COMM_WORLD, info=None):
     """A persistent MPI_Alltoall (MPIX_Alltoall_init; collective)."""
-    ranks = (comm.mpi_comm if isinstance(comm, Comm) else comm).Get_size()
-    send, scount, stype = _block_spec(sendbuf, ranks, "sendbuf")
-    recv, rcount, rtype = _block_spec(recvbuf, ranks, "recvbuf")
+    ranks = _mpi_comm(comm).Get_size()
+
+    def parse():
+        send = _block_spec(sendbuf, ranks, "sendbuf")
+        recv = _block_spec(recvbuf, ranks, "recvbuf")
+        for (buffer, count, datatype), what, writable in ((send, "sendbuf", False), (recv, "recvbuf", True)):
+            if buffer is not None:
+                _check_blocks(buffer, [count] * ranks, [count * r for r in range(ranks)], datatype, ranks, what,
+                              writable)
+        return send, recv
+    (send, scount, stype), (recv, rcount, rtype) = _agreed(comm, parse)
     xcomm, own = _library_comm(comm)
     return _made(_alltoall_init(send, scount, MPI._handleof(stype), recv, rcount, MPI._handleof(rtype), xcomm,
                                 _info(info)), own)
