@@ -241,15 +241,20 @@ static void one_rank_changes(MPI_Comm comm) {
 /* After the pattern is served, the last rank receives its blocks 32
  * elements further on, and nothing else changes on any rank: only its
  * rdispls tell the calls apart. */
-static void only_rdispls_change(MPI_Comm comm) {
+/* One side's displacements alone change, on the last rank, in most calls
+ * after the first CALLS (send_side: sdispls, else rdispls): an exchange
+ * keyed without them would read from, or deliver to, the old places. */
+static void only_displs_change(MPI_Comm comm, int send_side) {
     Pattern p = pattern(size_, rank_, 700, 0);
-    int *send = malloc(p.send_elements * sizeof(int)), *recv = malloc((p.recv_elements + 32) * sizeof(int));
+    int *send = malloc((p.send_elements + 32) * sizeof(int)), *recv = malloc((p.recv_elements + 32) * sizeof(int));
+    int *moved = send_side ? p.sd : p.rd;
     for (int call = 0; call < 2 * CALLS; ++call) {
         const int shift = call >= CALLS && call % 3 != 0 && rank_ == size_ - 1 ? 32 : 0;
-        for (int i = 0; i < size_; ++i) p.rd[i] += shift;
-        fill(send, p.send_elements, call);
-        checked_call("only rdispls change", call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
-        for (int i = 0; i < size_; ++i) p.rd[i] -= shift;
+        for (int i = 0; i < size_; ++i) moved[i] += shift;
+        fill(send, p.send_elements + 32, call);
+        checked_call(send_side ? "only sdispls change" : "only rdispls change", call, send, p.sc, p.sd, MPI_INT, recv,
+                     p.rc, p.rd, MPI_INT, comm);
+        for (int i = 0; i < size_; ++i) moved[i] -= shift;
     }
     free(send), free(recv), free_pattern(&p);
 }
@@ -341,7 +346,8 @@ int main(int argc, char **argv) {
     role_swap(scenario_comm("serve:role swap"));
     changing_counts(scenario_comm("serve:changing counts"));
     if (size_ >= 3) one_rank_changes(scenario_comm("serve:one rank changes"));
-    only_rdispls_change(scenario_comm("serve:only rdispls change"));
+    only_displs_change(scenario_comm("serve:only rdispls change"), 0);
+    only_displs_change(scenario_comm("serve:only sdispls change"), 1);
     in_place(scenario_comm("serve:in place"));
     derived_types(scenario_comm("serve:derived types"));
     freed_communicator();
