@@ -14,6 +14,7 @@ program persistent_exchanges
   type(MPIX_Request) :: request
   type(MPI_Comm) :: ring
   type(MPI_Status) :: status
+  type(MPI_Datatype) :: pair
   logical :: done
   integer :: rank, ranks, i, it, ierror, length, wrong
   integer, allocatable :: sendcounts(:), sdispls(:), recvcounts(:), rdispls(:)
@@ -76,6 +77,27 @@ program persistent_exchanges
     call expect(all(irecv == iexpected), "Alltoall: data differs from MPI_Alltoall")
   end do
   call MPIX_Request_free(request)
+
+  ! Alltoall with a send count and a receive count that differ: 4 integers
+  ! sent per rank, received as 2 pairs of integers.
+  call MPI_Type_contiguous(2, MPI_INTEGER, pair)
+  call MPI_Type_commit(pair)
+  deallocate(isend, irecv, iexpected)
+  allocate(isend(4 * ranks), irecv(4 * ranks), iexpected(4 * ranks))
+  call MPIX_Alltoall_init(isend, 4, MPI_INTEGER, irecv, 2, pair, xcomm, MPIX_INFO_NULL, request, ierror)
+  call expect(ierror == MPI_SUCCESS, "MPIX_Alltoall_init with counts 4 and 2 (pairs) failed")
+  if (ierror == MPI_SUCCESS) then
+    do it = 1, iterations
+      isend = [(1000 * rank + 13 * it + i, i = 1, size(isend))]
+      irecv = -1
+      call MPIX_Start(request)
+      call MPIX_Wait(request, MPI_STATUS_IGNORE)
+      call MPI_Alltoall(isend, 4, MPI_INTEGER, iexpected, 2, pair, MPI_COMM_WORLD)
+      call expect(all(irecv == iexpected), "Alltoall (counts 4 and 2): data differs from MPI_Alltoall")
+    end do
+    call MPIX_Request_free(request)
+  end if
+  call MPI_Type_free(pair)
 
   ! A section with a stride is not one block of memory: refused, not copied.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
