@@ -8,6 +8,7 @@
 #include <random>
 #include <string>
 
+#include "rma/memhandle.hpp"
 #include "tests/mpi_test.hpp"
 
 using namespace mpix_test;
@@ -160,6 +161,37 @@ TEST_P(Memhandles, FuzzedHandlesAreRefused) {
   ASSERT_EQ(MPIX_Win_from_memhandle(handle_of(t), sizeof(int), sizeof(int), nullptr, t, parent, &w), MPI_SUCCESS)
       << "the intact handle";
   MPIX_Win_free(&w);
+}
+
+// The fields used as an index or a size are checked by name before the
+// seal (which would catch them too, but only as "a field was changed"): a
+// slot outside the handle table, a size larger than any memory, and, for a
+// segment, a size past its end.
+TEST_P(Memhandles, IndexAndSizeFieldsAreRefusedByName) {
+  const int t = (me + 1) % p;
+  const auto refused_naming = [&](auto change, const std::string& field) {
+    std::array<char, MPIX_MAX_MEMHANDLE_SIZE> changed;
+    std::memcpy(changed.data(), handle_of(t), changed.size());
+    mpix::MemhandleData h;
+    std::memcpy(&h, changed.data(), sizeof h);
+    change(h);
+    std::memcpy(changed.data(), &h, sizeof h);
+    MPIX_Win* w = nullptr;
+    const int rc = MPIX_Win_from_memhandle(changed.data(), sizeof(int), sizeof(int), nullptr, t, parent, &w);
+    EXPECT_EQ(error_class(rc), MPI_ERR_ARG) << field;
+    char message[MPIX_MAX_ERROR_STRING];
+    int length = 0;
+    MPIX_Error_string(rc, message, &length);
+    EXPECT_NE(std::string(message, static_cast<std::size_t>(length)).find(field), std::string::npos)
+        << "the message does not name " << field << ": " << std::string(message, static_cast<std::size_t>(length));
+    if (rc == MPI_SUCCESS) MPIX_Win_free(&w);
+  };
+  refused_naming([](mpix::MemhandleData& h) { h.slot += 1u << 30; }, "slot = ");
+  refused_naming([](mpix::MemhandleData& h) { h.size = ~std::uint64_t{0}; }, "larger than any memory");
+  mpix::MemhandleData h;
+  std::memcpy(&h, handle_of(t), sizeof h);
+  if (h.memory.segment_fd >= 0)
+    refused_naming([](mpix::MemhandleData& h) { h.size = h.memory.segment_size + 1; }, "reaches past its");
 }
 
 // A handle of another parent window fails its seal there.
