@@ -12,15 +12,23 @@
  *    SO_LINGER set and a full, unread send queue, the forger's own copy
  *    closed: whoever closes the last copy waits until the forger lets go,
  *    which it does only when the rank's test is over.
- * The library's sockets must refuse every forged datagram (none queued).
- * A library call that does not return within stall_seconds is a stalled
- * set-up: the rank prints WRONG and the job ends.
+ *  - inherited: a child the rank forks inside the library's sendmsg, holding
+ *    the library's own sending socket (the only one the peer's receiving
+ *    socket accepts), sends a memfd of the rank's own in the rank's name
+ *    just before the rank does: it passes the source-address check and must
+ *    fail the credentials' pid (the library reports it dropped).
+ * The library's sockets must refuse every forged datagram from the other
+ * user (none queued).
+ * A library call that does not return within stall_seconds (a set-up that
+ * waits on the attacker, an exchange over a forged segment) prints WRONG
+ * and ends the job.
  *
- * Usage: forged_descriptors memfd|linger ALGORITHM... (node-channel
+ * Usage: forged_descriptors memfd|linger|inherited ALGORITHM... (node-channel
  * algorithms). For each, MPIX_Alltoallv_init must succeed on every rank
  * (the genuine peers' segments mapped) or fail on every rank, and a request
  * that exists must deliver MPI_Alltoallv's data. At the end the forger
- * checks that no byte of its memfd was written. Rank 0 prints
+ * checks that no byte of its memfd was written (and each rank, of the one
+ * its forked children sent). Rank 0 prints
  * "forged_descriptors: ok (...)" with the datagrams refused and the longest
  * set-up; anything wrong prints WRONG and ends with a non-zero status. */
 #define _GNU_SOURCE
@@ -57,6 +65,10 @@ static int forging;       /* set around the library calls under attack */
 static long forged_total; /* datagrams the forger queued at this rank */
 static long refused_total; /* datagrams the kernel refused */
 static int lingering;     /* the attack: lingering sockets, not memfds */
+static int inherited;     /* the attack: a forked child with the library's socket */
+static int child_memory = -1; /* the memfd the forked children send */
+static unsigned char *child_bytes;
+static long inherited_sent; /* datagrams the forked children queued */
 static int node_size = 4; /* claims while the node is not known yet */
 static pid_t forger_pid;
 
@@ -64,7 +76,7 @@ static pid_t forger_pid;
  * waits on the forger. */
 static void stalled(int signal) {
     (void)signal;
-    static const char message[] = "WRONG: a library call under attack stalled for 15 s\n";
+    static const char message[] = "WRONG: a library call stalled for 15 s\n";
     if (write(STDOUT_FILENO, message, sizeof message - 1) < 0) _exit(3);
     kill(forger_pid, SIGKILL);
     _exit(3);
@@ -223,12 +235,54 @@ int bind(int fd, const struct sockaddr *address, socklen_t length) {
     return rc;
 }
 
+/* The library's sendmsg passes through here. In the inherited attack, for
+ * each descriptor the library sends, a forked child sends first, from the
+ * same socket to the same address, the same payload with child_memory. */
+ssize_t sendmsg(int fd, const struct msghdr *m, int flags) {
+    static ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
+    if (real_sendmsg == NULL) real_sendmsg = (ssize_t(*)(int, const struct msghdr *, int))dlsym(RTLD_NEXT, "sendmsg");
+    Dl_info caller;
+    if (inherited && forging && m->msg_controllen > 0 && dladdr(__builtin_return_address(0), &caller) != 0 &&
+        caller.dli_fname != NULL && strstr(caller.dli_fname, "libmpixrma") != NULL) {
+        const pid_t child = fork();
+        if (child == 0) {
+            union {
+                char buffer[CMSG_SPACE(sizeof(int))];
+                struct cmsghdr align;
+            } control;
+            memset(&control, 0, sizeof control);
+            struct msghdr copy = *m;
+            copy.msg_control = control.buffer;
+            copy.msg_controllen = sizeof control.buffer;
+            struct cmsghdr *c = CMSG_FIRSTHDR(&copy);
+            c->cmsg_level = SOL_SOCKET;
+            c->cmsg_type = SCM_RIGHTS;
+            c->cmsg_len = CMSG_LEN(sizeof(int));
+            memcpy(CMSG_DATA(c), &child_memory, sizeof child_memory);
+            _exit(real_sendmsg(fd, &copy, flags) >= 0 ? 0 : 1);
+        }
+        int status = 0;
+        if (child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            ++inherited_sent;
+    }
+    return real_sendmsg(fd, m, flags);
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2 || (strcmp(argv[1], "memfd") != 0 && strcmp(argv[1], "linger") != 0)) {
-        fprintf(stderr, "usage: forged_descriptors memfd|linger ALGORITHM...\n");
+    if (argc < 2 || (strcmp(argv[1], "memfd") != 0 && strcmp(argv[1], "linger") != 0 &&
+                      strcmp(argv[1], "inherited") != 0)) {
+        fprintf(stderr, "usage: forged_descriptors memfd|linger|inherited ALGORITHM...\n");
         return 2;
     }
     lingering = strcmp(argv[1], "linger") == 0;
+    inherited = strcmp(argv[1], "inherited") == 0;
+    if (inherited) {
+        child_memory = memfd_create("forged-by-a-child", 0);
+        if (child_memory < 0 || ftruncate(child_memory, forged_bytes) != 0) return 2;
+        child_bytes = mmap(NULL, forged_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, child_memory, 0);
+        if (child_bytes == MAP_FAILED) return 2;
+        memset(child_bytes, marker, forged_bytes);
+    }
     signal(SIGALRM, stalled);
     int down[2], up[2];
     if (pipe(down) != 0 || pipe(up) != 0) return 2;
@@ -247,6 +301,8 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* An init the attack makes fail returns its error on every rank. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPIX_Comm *xcomm;
     attack_begin();
     if (MPIX_Comm_init(&xcomm, MPI_COMM_WORLD) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 1);
@@ -280,6 +336,7 @@ int main(int argc, char **argv) {
             if (rank == 0) printf("forged_descriptors: %s: init failed on every rank\n", argv[a]);
             continue;
         }
+        alarm(stall_seconds); /* a forged segment mapped would leave the exchange waiting */
         for (int it = 0; it < 10; ++it) {
             for (int i = 0; i < size * block; ++i) send[i] = rank * 7919 + it * 31 + i;
             MPI_Alltoallv(send, counts, displs, MPI_INT, expected, counts, displs, MPI_INT, MPI_COMM_WORLD);
@@ -292,6 +349,7 @@ int main(int argc, char **argv) {
             }
         }
         MPIX_Request_free(&request);
+        alarm(0);
     }
     free(counts), free(displs), free(send), free(recv), free(expected);
 
@@ -307,6 +365,18 @@ int main(int argc, char **argv) {
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         printf("rank %d: WRONG: the forger failed (status %d)\n", rank, status);
         ++failures;
+    }
+    if (inherited) {
+        long changed = 0;
+        for (long i = 0; i < forged_bytes; ++i) changed += child_bytes[i] != marker;
+        if (changed != 0) {
+            printf("rank %d: WRONG: %ld bytes of the memory a forked child passed were written\n", rank, changed);
+            ++failures;
+        }
+        if (inherited_sent == 0 && node_size > 1) {
+            printf("rank %d: WRONG: no forked child's datagram was queued\n", rank);
+            ++failures;
+        }
     }
     if (forged_total != 0) {
         printf("rank %d: WRONG: %ld forged datagrams were queued at the library's sockets\n", rank, forged_total);
