@@ -33,12 +33,9 @@ static mpixrma_alltoall_init alltoall_init_entry;
 
 static PyObject *mpix_error; /* mpixrma.Error */
 
-/* Raises mpixrma.Error with the library's message; error_code holds the code. */
-static PyObject *raise_code(int code) {
-    char message[MPIX_MAX_ERROR_STRING];
-    int length = 0;
-    if (MPIX_Error_string(code, message, &length) != MPI_SUCCESS) length = 0;
-    PyObject *error = PyObject_CallFunction(mpix_error, "s#", message, (Py_ssize_t)length);
+/* Raises mpixrma.Error with message; error_code holds code. */
+static PyObject *raise_error(const char *message, Py_ssize_t length, int code) {
+    PyObject *error = PyObject_CallFunction(mpix_error, "s#", message, length);
     if (error == NULL) return NULL;
     PyObject *value = PyLong_FromLong(code);
     if (value != NULL) PyObject_SetAttrString(error, "error_code", value);
@@ -47,6 +44,18 @@ static PyObject *raise_code(int code) {
     Py_DECREF(error);
     return NULL;
 }
+
+/* Raises mpixrma.Error with the library's message for code. */
+static PyObject *raise_code(int code) {
+    char message[MPIX_MAX_ERROR_STRING];
+    int length = 0;
+    if (MPIX_Error_string(code, message, &length) != MPI_SUCCESS) length = 0;
+    return raise_error(message, length, code);
+}
+
+/* Raises mpixrma.Error for a handle freed already, as mpi4py raises
+ * MPI.Exception for a null handle: error_code holds the class. */
+static PyObject *raise_freed(const char *what, int code) { return raise_error(what, (Py_ssize_t)strlen(what), code); }
 
 /* An MPI handle from the integer mpi4py's MPI._handleof() returns: the
  * handle's own bytes, an int on MPICH and a pointer on Open MPI. */
@@ -107,19 +116,6 @@ static int comm_init(Comm *self, PyObject *args, PyObject *kwargs) {
         return -1;
     }
     return 0;
-}
-
-/* Raises mpixrma.Error for a handle freed already, as mpi4py raises
- * MPI.Exception for a null handle: error_code holds the class. */
-static PyObject *raise_freed(const char *what, int code) {
-    PyObject *error = PyObject_CallFunction(mpix_error, "s", what);
-    if (error == NULL) return NULL;
-    PyObject *value = PyLong_FromLong(code);
-    if (value != NULL) PyObject_SetAttrString(error, "error_code", value);
-    Py_XDECREF(value);
-    PyErr_SetObject(mpix_error, error);
-    Py_DECREF(error);
-    return NULL;
 }
 
 static PyObject *comm_free(Comm *self, PyObject *unused) {

@@ -88,8 +88,10 @@ void AutoTournament::at_start() {
   const std::uint64_t clock = turn_.exchange_ns();
   const double others_us =
       static_cast<double>((clock - clock_at_last_start_) - (own_exchange_ns_ - own_at_last_start_)) * 1e-3;
-  const double period_us = last_start_ > 0 ? std::max((now - last_start_) * 1e6 - others_us, 1e-3) : -1;
+  const double whole_us = (now - last_start_) * 1e6;
+  const double period_us = last_start_ > 0 ? std::max(whole_us - others_us, 1e-3) : -1;
   if (phase_ == Phase::trial) {
+    if (period_us > 0) others_taken_us_ += whole_us - period_us;
     if (period_us > 0) trial_period(period_us);
   } else if (now_start >= next_check_ - watch_window && period_us > 0) {
     periods_.push_back(period_us);
@@ -308,6 +310,9 @@ void AutoTournament::next_entrant() {
       prefer_mpi_in_close_calls(tournament_verdict(names_, entered, incumbent_), names_, judged, baseline_, rule_);
   verdict_time_ = MPI_Wtime();
   log("  verdict after %ld iterations: %s", started_, v.reason.c_str());
+  if (others_taken_us_ > 0)
+    log("  (%.1f us of other requests' exchanges taken out of its periods)", others_taken_us_);
+  others_taken_us_ = 0;
   if (suspects_checked_) {
     suspects_checked_ = false;
   } else {

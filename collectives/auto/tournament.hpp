@@ -198,6 +198,9 @@ class AutoTournament {
   double last_agreement_us_ = 0;  // this rank's time in the last agreed_measure's MPI_Allreduce
   std::uint64_t own_exchange_ns_ = 0;  // this request's spans on the exchange clock
   std::uint64_t clock_at_last_start_ = 0, own_at_last_start_ = 0;
+  // Other requests' exchanges taken out of this tournament's periods, for
+  // its verdict's line.
+  double others_taken_us_ = 0;
   Create create_;
   std::unique_ptr<PersistentOperation> operation_;
   int running_ = 0;

@@ -91,6 +91,21 @@ class AutoTest : public MpiTest {
     return true;
   }
 
+  // A slowdown a drift check cannot miss, whatever the machine's load: ten
+  // times the mean of 20 MPI_Alltoallv calls of the same exchange (the
+  // slowest rank's), at least 1 ms and at most 20 ms.
+  useconds_t unmissable_slowdown_us() {
+    std::vector<int> out(static_cast<std::size_t>(p_ * k)), in(out.size());
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double begin = MPI_Wtime();
+    for (int i = 0; i < 20; ++i)
+      MPI_Alltoallv(out.data(), counts_.data(), displs_.data(), MPI_INT, in.data(), counts_.data(), displs_.data(),
+                    MPI_INT, MPI_COMM_WORLD);
+    double mean_us = (MPI_Wtime() - begin) * 1e6 / 20;
+    MPI_Allreduce(MPI_IN_PLACE, &mean_us, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return static_cast<useconds_t>(std::clamp(10 * mean_us, 1000.0, 20000.0));
+  }
+
   // init, then iterations, checking the data; the algorithms seen.
   std::set<std::string> init_and_run(int iterations) {
     std::set<std::string> seen;
@@ -323,6 +338,7 @@ TEST_F(AutoTest, TournamentSwitchesEveryRankAlikeWhenOneMeasuresDifferently) {
 // data stays right.
 TEST_F(AutoTest, TournamentReRunsWhenThePeriodDrifts) {
   if (!env_is("MPIX_AUTO_WITHIN", "1000")) GTEST_SKIP() << "needs every candidate in the tournament";
+  const useconds_t slowdown_us = unmissable_slowdown_us();
   if (rank_ == 0) ::testing::internal::CaptureStderr();
   ASSERT_EQ(init(), MPI_SUCCESS);
   std::string winner;
@@ -334,13 +350,38 @@ TEST_F(AutoTest, TournamentReRunsWhenThePeriodDrifts) {
     since += winner.empty() ? 0 : 1;
     const bool slowed = !winner.empty() && algorithm_of(request_) == winner;
     ASSERT_TRUE(run(it));
-    if (slowed) usleep(1000);
+    if (slowed) usleep(slowdown_us);
     MPIX_Request_is_settled(request_, &settled);
   }
   const std::string log = rank_ == 0 ? ::testing::internal::GetCapturedStderr() : "";
   if (oversubscribed()) return;
   EXPECT_NE(algorithm_of(request_), winner) << log;
   if (rank_ == 0) EXPECT_NE(log.find("mpix-rma: auto: the period of " + winner + " drifted"), std::string::npos) << log;
+}
+
+// A re-check is bought only once the request has run long enough to pay
+// for it (rule.recheck_share of its time): every period is slowed while the
+// tournament runs, then none is, so the winner's period drops far below
+// what the others measured. Re-racing them would cost their measured
+// periods over the new one, many times a hundredth of the short run so
+// far: the drift is seen and the re-check deferred, not run.
+TEST_F(AutoTest, TournamentDefersAReCheckNotYetPaidFor) {
+  if (!env_is("MPIX_AUTO_WITHIN", "1000")) GTEST_SKIP() << "needs every candidate in the tournament";
+  const useconds_t slowdown_us = unmissable_slowdown_us();
+  if (rank_ == 0) ::testing::internal::CaptureStderr();
+  ASSERT_EQ(init(), MPI_SUCCESS);
+  // Until 600 iterations after the verdict (agreed), at most 1500 in all.
+  for (int it = 0, settled = 0, since = 0; it < 1500 && since < 600; ++it) {
+    ASSERT_EQ(MPIX_Request_is_settled(request_, &settled), MPI_SUCCESS);
+    since += settled;
+    ASSERT_TRUE(run(it));
+    if (!settled) usleep(slowdown_us);
+  }
+  const std::string log = rank_ == 0 ? ::testing::internal::GetCapturedStderr() : "";
+  if (oversubscribed() || rank_ != 0) return;
+  const std::size_t deferred = log.find("later, once paid for"), rerun = log.find("drifted");
+  EXPECT_NE(deferred, std::string::npos) << "no re-check was deferred:\n" << log;
+  EXPECT_TRUE(rerun == std::string::npos || rerun > deferred) << "a re-check ran before it was paid for:\n" << log;
 }
 
 // A request completed by polling MPIX_Test: its periods run from Start to
@@ -413,6 +454,9 @@ TEST_F(AutoTest, TournamentsOfTwoRequestsInOneLoopTakeTurns) {
   ASSERT_NE(waits, std::string::npos) << log;
   ASSERT_NE(turn, std::string::npos) << log;
   EXPECT_LT(first_verdict, turn) << "the second raced before the first's verdict:\n" << log;
+  // The second's exchanges ran inside the first's periods: taken out.
+  const std::size_t taken_out = log.find("of other requests' exchanges taken out of its periods");
+  EXPECT_LT(taken_out, turn) << "the first tournament's periods kept the second's exchanges:\n" << log;
   EXPECT_NE(log.find("verdict after", turn), std::string::npos) << "the second reached its verdict:\n" << log;
 }
 

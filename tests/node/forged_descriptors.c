@@ -117,6 +117,24 @@ static int pipe_all(int fd, void *p, size_t n, int writing) {
 static int read_all(int fd, void *p, size_t n) { return pipe_all(fd, p, n, 0); }
 static int write_all(int fd, const void *p, size_t n) { return pipe_all(fd, (void *)p, n, 1); }
 
+/* Room for one descriptor in a message's control data. */
+typedef union {
+    char buffer[CMSG_SPACE(sizeof(int))];
+    struct cmsghdr align;
+} OneDescriptor;
+
+/* Makes m carry fd (SCM_RIGHTS) in control. */
+static void carry(struct msghdr *m, OneDescriptor *control, int fd) {
+    memset(control, 0, sizeof *control);
+    m->msg_control = control->buffer;
+    m->msg_controllen = sizeof control->buffer;
+    struct cmsghdr *c = CMSG_FIRSTHDR(m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+}
+
 /* A loopback TCP socket whose close waits: SO_LINGER for an hour and a
  * send queue its peer (kept open, never read, in *held) does not drain. */
 static int lingering_socket(int *held) {
@@ -172,24 +190,14 @@ static int forger(void) {
         for (int attempt = 0; attempt < attempts; ++attempt) {
             int claim = attempt % t.claims;
             struct iovec payload = {&claim, sizeof claim};
-            union {
-                char buffer[CMSG_SPACE(sizeof(int))];
-                struct cmsghdr align;
-            } control;
-            memset(&control, 0, sizeof control);
+            OneDescriptor control;
             struct msghdr m;
             memset(&m, 0, sizeof m);
             m.msg_name = &a;
             m.msg_namelen = t.length;
             m.msg_iov = &payload;
             m.msg_iovlen = 1;
-            m.msg_control = control.buffer;
-            m.msg_controllen = sizeof control.buffer;
-            struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-            c->cmsg_level = SOL_SOCKET;
-            c->cmsg_type = SCM_RIGHTS;
-            c->cmsg_len = CMSG_LEN(sizeof(int));
-            memcpy(CMSG_DATA(c), &carried, sizeof carried);
+            carry(&m, &control, carried);
             if (sendmsg(s, &m, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)sizeof claim)
                 ++outcome[0];
             else if (errno == EPERM || errno == EPIPE || errno == ECONNREFUSED)
@@ -246,19 +254,9 @@ ssize_t sendmsg(int fd, const struct msghdr *m, int flags) {
         caller.dli_fname != NULL && strstr(caller.dli_fname, "libmpixrma") != NULL) {
         const pid_t child = fork();
         if (child == 0) {
-            union {
-                char buffer[CMSG_SPACE(sizeof(int))];
-                struct cmsghdr align;
-            } control;
-            memset(&control, 0, sizeof control);
+            OneDescriptor control;
             struct msghdr copy = *m;
-            copy.msg_control = control.buffer;
-            copy.msg_controllen = sizeof control.buffer;
-            struct cmsghdr *c = CMSG_FIRSTHDR(&copy);
-            c->cmsg_level = SOL_SOCKET;
-            c->cmsg_type = SCM_RIGHTS;
-            c->cmsg_len = CMSG_LEN(sizeof(int));
-            memcpy(CMSG_DATA(c), &child_memory, sizeof child_memory);
+            carry(&copy, &control, child_memory);
             _exit(real_sendmsg(fd, &copy, flags) >= 0 ? 0 : 1);
         }
         int status = 0;
