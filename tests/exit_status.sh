@@ -9,12 +9,33 @@
 # Open MPI's returns 128 + N and says "exited on signal". CTest judges a
 # test with PASS_REGULAR_EXPRESSION by its output alone, so mpix_add_test
 # runs every such test under this script.
+#
+# A failure is reported within seconds: once the command has printed
+# WRONG (every test program's word for a failure), its ranks may wait
+# forever on a peer that left the exchange, so a job still running
+# failure_grace seconds later is ended, rather than left to CTest's limit.
 expected=$1
 shift
+failure_grace=10
 output=$(mktemp "${TMPDIR:-/tmp}/exit_status.XXXXXX")
 trap 'rm -f "$output"' EXIT
-"$@" 2>&1 | tee "$output"
-status=${PIPESTATUS[0]}
+"$@" > >(tee "$output") 2>&1 &
+job=$!
+failed_at=""
+while kill -0 "$job" 2>/dev/null; do
+  if [ -z "$failed_at" ] && grep -q WRONG "$output"; then
+    failed_at=$SECONDS
+  elif [ -n "$failed_at" ] && [ $((SECONDS - failed_at)) -ge "$failure_grace" ]; then
+    echo "exit_status: FAILED: WRONG was printed $failure_grace s ago and the job has not ended: ending it"
+    kill -TERM "$job" 2>/dev/null
+    sleep 2
+    kill -KILL "$job" 2>/dev/null
+    exit 1
+  fi
+  sleep 0.2
+done
+wait "$job"
+status=$?
 why=""
 if [ "$expected" = abort ]; then
   if [ "$status" -eq 0 ] || [ "$status" -ge 128 ]; then

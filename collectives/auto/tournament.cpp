@@ -137,6 +137,9 @@ bool AutoTournament::affordable(const std::vector<int>& entrants, int mpi_untime
       recheck_cost_us(entrants, measured_, baseline_, mpi_untimed, watched.periods.median_us, rule_);
   if (recheck_affordable(cost_us, watched.running * 1e6, rule_)) {
     deferral_logged_ = false;
+    log("  a re-check of %zu entrants costs %.0f us more than running %s, within %.0f%% of the %.3f s run so far: "
+        "now",
+        entrants.size(), cost_us, name(running_), 100 * rule_.recheck_share, watched.running);
     return true;
   }
   if (deferral_logged_) return false;
