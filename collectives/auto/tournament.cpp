@@ -91,8 +91,10 @@ void AutoTournament::at_start() {
   const double whole_us = (now - last_start_) * 1e6;
   const double period_us = last_start_ > 0 ? std::max(whole_us - others_us, 1e-3) : -1;
   if (phase_ == Phase::trial) {
-    if (period_us > 0) others_taken_us_ += whole_us - period_us;
-    if (period_us > 0) trial_period(period_us);
+    if (period_us > 0) {
+      others_taken_us_ += whole_us - period_us;
+      trial_period(period_us);
+    }
   } else if (now_start >= next_check_ - watch_window && period_us > 0) {
     periods_.push_back(period_us);
     if (now_start >= next_check_) check_drift();
