@@ -45,7 +45,7 @@ inline int raise(MPI_Comm comm, const char* function, int code, const char* what
       std::fprintf(stderr, "%s\n", message.c_str());
     MPI_Errhandler_free(&handler);
   }
-  MPI_Comm_call_errhandler(comm, code);
+  mpi_implementation::call_errhandler(comm, code);
   return code;
 }
 

@@ -67,6 +67,7 @@
 
 #include "capi/handles.hpp"
 #include "node/node_channel.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix::intercept {
 
@@ -393,7 +394,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   // The library raised it on its duplicate (errors return there): MPI raises
   // a failed call on the caller's communicator.
   if (rc != MPI_SUCCESS) {
-    MPI_Comm_call_errhandler(comm_, rc);
+    mpi_implementation::call_errhandler(comm_, rc);
     return rc;
   }
   // The request's tournament (auto) raced the served exchange against MPI's

@@ -14,6 +14,7 @@
 
 #include "node/descriptor_passing.hpp"
 #include "src/error.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -328,7 +329,8 @@ void spin_then_yield(unsigned& polls, int spin_polls) {
 }
 
 std::string NodeChannel::unavailable_reason() {
-  static const std::string reason = [] {
+  static const std::string reason = []() -> std::string {
+    if (const char* why = mpi_implementation::ranks_are_not_processes()) return why;
     // The calls the channel makes, made on this process: a kernel or
     // seccomp policy without them fails here, before any peer relies on it.
     // The answer is kept for the process, so a passing lack of resources

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "node/node_memory.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -29,6 +30,10 @@ DirectPath choose_direct_path(const PeerMemory& peer, bool self, NodePath mode, 
   if (self) {
     d.mode = DirectTarget::Mode::shm;
     d.shm_base = reinterpret_cast<char*>(peer.address);
+    return path;
+  }
+  if (const char* why = mpi_implementation::ranks_are_not_processes()) {
+    path.why_not = why;
     return path;
   }
   if (policy == PtracePeers::off) {

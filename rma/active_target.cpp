@@ -1,5 +1,7 @@
 #include "rma/active_target.hpp"
 
+#include "src/mpi_implementation.hpp"
+
 namespace mpix {
 
 namespace {
@@ -26,7 +28,7 @@ void ActiveTarget::fence(int assert) {
 void ActiveTarget::ifence_begin(int assert) {
   fence_local(assert);
   std::lock_guard<std::mutex> lock(activation_mutex_);
-  mpi_check(MPI_Ibarrier(comm_, &fence_barrier_), "MPI_Ibarrier");
+  mpi_check(mpi_implementation::begin_epoch_barrier(comm_, &fence_barrier_), "MPI_Ibarrier");
   activating_.store(true, std::memory_order_release);
 }
 

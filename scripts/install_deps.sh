@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config gfortran mpich libmpich-dev openmpi-bin libopenmpi-dev libhwloc-dev libgtest-dev
           libsuitesparse-dev libfftw3-dev libfftw3-mpi-dev nlohmann-json3-dev libcli11-dev python3 python3-matplotlib
-          doxygen man-db python3-dev python3-mpi4py python3-pytest)
+          doxygen man-db python3-dev python3-mpi4py python3-pytest libsimgrid-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,7 +3,9 @@
 # every MPI suite at 2, 3 and 4 ranks, the installed-package consumer).
 # --sanitize runs it on an AddressSanitizer + UBSan build instead;
 # --mpi openmpi builds and runs it against Open MPI (default: MPICH); both
-# leave out repeats at more ranks (see below).
+# leave out repeats at more ranks (see below). --mpi simgrid builds the
+# simulated build (SimGrid's SMPI, docs/simulation.md) and runs its suites
+# at scale, the tests labelled sim.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sanitize=OFF mpi=mpich
@@ -11,7 +13,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --sanitize) sanitize=ON ;;
     --mpi) mpi=$2; shift ;;
-    *) echo "usage: run_tests.sh [--sanitize] [--mpi mpich|openmpi]" >&2; exit 2 ;;
+    *) echo "usage: run_tests.sh [--sanitize] [--mpi mpich|openmpi|simgrid]" >&2; exit 2 ;;
   esac
   shift
 done

@@ -26,7 +26,10 @@ namespace {
 // read counts as empty, so processes that cannot tell stay apart only if
 // something else differs.
 std::uint64_t machine_key() {
-  std::string identity;
+  // Ranks that are not processes share all of that: their simulated host
+  // is their machine.
+  std::string identity = mpi_implementation::simulated_host();
+  if (!identity.empty()) identity += '\n';
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) identity += host;
   identity += '\n';

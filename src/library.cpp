@@ -5,6 +5,8 @@
 #include <array>
 #include <cstdio>
 
+#include "src/mpi_implementation.hpp"
+
 namespace mpix {
 
 std::atomic<Library*> library_instance{nullptr};
@@ -35,12 +37,8 @@ namespace {
 void register_error_classes() {
   check_mpi_usable();
   std::call_once(error_classes_once, [] {
-    for (int k = 0; k < MPIX_ERRKIND_COUNT_; ++k) {
-      mpi_check(MPI_Add_error_class(&error_classes[k]), "MPI_Add_error_class");
-      mpi_check(MPI_Add_error_string(error_classes[k], error_class_names[k]), "MPI_Add_error_string");
-      mpi_check(MPI_Add_error_code(error_classes[k], &error_codes[k]), "MPI_Add_error_code");
-      mpi_check(MPI_Add_error_string(error_codes[k], error_class_names[k]), "MPI_Add_error_string");
-    }
+    for (int k = 0; k < MPIX_ERRKIND_COUNT_; ++k)
+      mpi_implementation::add_error_class(error_class_names[k], &error_classes[k], &error_codes[k]);
   });
 }
 }  // namespace

@@ -1,7 +1,14 @@
 #include "src/mpi_implementation.hpp"
 
+#include "src/error.hpp"
+
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h>
+#endif
+// SMPI's mpi.h (guarded by SMPI_H) leaves SimGrid's version out.
+#if defined(SMPI_H)
+#define MPIX_SIMGRID_SMPI 1
+#include <simgrid/version.h>
 #endif
 
 namespace mpix::mpi_implementation {
@@ -10,7 +17,9 @@ namespace mpix::mpi_implementation {
 #define MPIX_STRINGIFY(x) MPIX_STRINGIFY_(x)
 
 const char* name() {
-#if defined(MPICH_VERSION)
+#if defined(MPIX_SIMGRID_SMPI)
+  return "SimGrid " MPIX_STRINGIFY(SIMGRID_VERSION_MAJOR) "." MPIX_STRINGIFY(SIMGRID_VERSION_MINOR) " SMPI";
+#elif defined(MPICH_VERSION)
   return "MPICH " MPICH_VERSION;
 #elif defined(OMPI_MAJOR_VERSION)
   return "Open MPI " MPIX_STRINGIFY(OMPI_MAJOR_VERSION) "." MPIX_STRINGIFY(OMPI_MINOR_VERSION) "." MPIX_STRINGIFY(
@@ -27,11 +36,63 @@ std::string family_of(const std::string& name) {
   return family;
 }
 
+const char* ranks_are_not_processes() {
+#if defined(MPIX_SIMGRID_SMPI)
+  return "SimGrid's SMPI runs every rank as an actor of one process, and switches between them only inside MPI "
+         "calls";
+#else
+  return nullptr;
+#endif
+}
+
+std::string simulated_host() {
+#if defined(MPIX_SIMGRID_SMPI)
+  char host[MPI_MAX_PROCESSOR_NAME + 1] = {};
+  int length = 0;
+  if (MPI_Get_processor_name(host, &length) == MPI_SUCCESS) return std::string(host, static_cast<std::size_t>(length));
+#endif
+  return {};
+}
+
+void add_error_class(const char* text, int* error_class, int* code) {
+#if defined(MPIX_SIMGRID_SMPI)
+  (void)text;
+  static int added = 0;
+  *error_class = *code = MPI_ERR_LASTCODE + 1 + added++;
+#else
+  mpi_check(MPI_Add_error_class(error_class), "MPI_Add_error_class");
+  mpi_check(MPI_Add_error_string(*error_class, text), "MPI_Add_error_string");
+  mpi_check(MPI_Add_error_code(*error_class, code), "MPI_Add_error_code");
+  mpi_check(MPI_Add_error_string(*code, text), "MPI_Add_error_string");
+#endif
+}
+
 bool is_fatal(MPI_Errhandler handler) {
 #if MPI_VERSION >= 4
   if (handler == MPI_ERRORS_ABORT) return true;
 #endif
   return handler == MPI_ERRORS_ARE_FATAL;
+}
+
+int call_errhandler(MPI_Comm comm, int code) {
+#if defined(MPIX_SIMGRID_SMPI)
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  if (MPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {
+    const bool returns = handler == MPI_ERRORS_RETURN;
+    MPI_Errhandler_free(&handler);
+    if (returns) return MPI_SUCCESS;
+  }
+#endif
+  return MPI_Comm_call_errhandler(comm, code);
+}
+
+int begin_epoch_barrier(MPI_Comm comm, MPI_Request* request) {
+#if defined(MPIX_SIMGRID_SMPI)
+  *request = MPI_REQUEST_NULL;
+  return MPI_Barrier(comm);
+#else
+  return MPI_Ibarrier(comm, request);
+#endif
 }
 
 const char* one_sided_hangs_without_cma() {

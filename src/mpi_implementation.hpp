@@ -1,5 +1,7 @@
 // What differs between the MPIs this library builds with, in one place:
-// MPICH 4.0 (MPI 4.0) and Open MPI 4.1 (MPI 3.1 plus its extensions). Every
+// MPICH 4.0 (MPI 4.0), Open MPI 4.1 (MPI 3.1 plus its extensions) and
+// SimGrid's SMPI (MPI 3.1, simulated: every rank an actor of one process,
+// MPI_Wtime in simulated time, each simulated host a node). Every
 // other file is written against what both implement; a difference found by
 // running the suites on both lands here, as a fact of the implementation
 // with the reason it matters.
@@ -11,9 +13,31 @@
 
 namespace mpix::mpi_implementation {
 
-// "MPICH 4.0.2", "Open MPI 4.1.4": the MPI whose mpi.h the library was
-// compiled with.
+// "MPICH 4.0.2", "Open MPI 4.1.4", "SimGrid 3.32 SMPI": the MPI whose
+// mpi.h the library was compiled with.
 const char* name();
+
+// Why this MPI's ranks are not processes of their own, or nullptr where
+// they are. SMPI runs every rank of a job as an actor inside one process,
+// switching between them only in MPI calls: ranks share a pid and a
+// descriptor table, and a rank that polls memory another rank writes,
+// without calling MPI, never lets that rank run. What needs processes (the
+// node channel, its segments and descriptor passing, single copies between
+// processes) refuses to run, with this as the reason.
+const char* ranks_are_not_processes();
+
+// What tells this rank's node apart from others where the ranks are not
+// processes: the simulated host it runs on (MPI_Get_processor_name); empty
+// where they are processes (the machine's own identity does).
+std::string simulated_host();
+
+// A new error class and a code of it, both with text: MPI's
+// MPI_Add_error_class, MPI_Add_error_code and MPI_Add_error_string. SMPI
+// has none of them, and its MPI_Error_class gives any code as its own
+// class: there the class and the code are one value above
+// MPI_ERR_LASTCODE, numbered in the order of the calls (the same on every
+// rank, as MPI's are). Throws mpix::Error where MPI refuses.
+void add_error_class(const char* text, int* error_class, int* code);
 
 // The implementation part of such a name ("MPICH", "Open MPI"): what a
 // tuning file measured with another MPI differs in.
@@ -22,6 +46,20 @@ std::string family_of(const std::string& name);
 // Whether an error raised on a communicator with this handler ends the job
 // (MPI_ERRORS_ARE_FATAL, and MPI-4's MPI_ERRORS_ABORT where the MPI has it).
 bool is_fatal(MPI_Errhandler handler);
+
+// MPI_Comm_call_errhandler. SMPI calls a null function for
+// MPI_ERRORS_RETURN (the process dies): there a returning handler is not
+// called, which is all calling it would do.
+int call_errhandler(MPI_Comm comm, int code);
+
+// The barrier that closes an epoch of the windows on comm, begun:
+// MPI_Ibarrier. Every origin has flushed its operations before it enters;
+// when the barrier completes, the operations are in the targets' memory.
+// SMPI lands them there only in its blocking MPI_Barrier (which completes
+// the RMA of the communicator's windows; its MPI_Ibarrier, its flushes and
+// MPI_Win_sync, which it does not implement, do not): there the barrier is
+// blocking and *request is MPI_REQUEST_NULL, already complete.
+int begin_epoch_barrier(MPI_Comm comm, MPI_Request* request);
 
 // Why this MPI's one-sided operations between processes of one machine
 // hang where the kernel refuses single copies (CMA) between them, or

@@ -8,6 +8,12 @@
 
 #include <mpi.h>
 
+// smpicxx (MPIX_MPI=simgrid) puts SMPI's smpi_helpers.h before every file,
+// whose function-like macro exit would rewrite CLI11's App::exit. The tools
+// end by returning from main, which SMPI handles.
+#ifdef exit
+#undef exit
+#endif
 #include <CLI/CLI.hpp>
 
 #include <cstdio>

@@ -10,6 +10,7 @@
 
 #include "collectives/blocks/rma_alltoallv.hpp"
 #include "src/error.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -32,7 +33,7 @@ class LockAllAlltoallv final : public RmaAlltoallv {
     window().flush_all(settings, false);
     // Direct copies are complete; the barrier must also publish them.
     std::atomic_thread_fence(std::memory_order_seq_cst);
-    mpi_check(MPI_Ibarrier(window().comm(), &barrier_), "MPI_Ibarrier");
+    mpi_check(mpi_implementation::begin_epoch_barrier(window().comm(), &barrier_), "MPI_Ibarrier");
   }
   bool poll_close() override {
     int done = 0;
