@@ -41,6 +41,13 @@
 #              through shared memory (no library code) beside MPI_Alltoallv
 #              and auto, interleaved; one table per launch. Arguments go to
 #              bench_copy_floor, e.g. --sizes 4096,32768.
+#   scale      Benchmark 3: Alltoall, uniform Alltoallv and an FFT pencil
+#              transpose on simulated clusters of 16 to 1024 ranks (SimGrid
+#              SMPI, platforms/, docs/simulation.md): MPI's own call under
+#              SMPI's mpich and ompi selectors, every algorithm and auto.
+#              Always MPI=simgrid; no copy floor (nothing here is timed on
+#              this machine). Arguments go to benchmarks/scale.py, e.g.
+#              --layouts 4x16,16x16 --bytes 8,1024.
 #   python     the Python binding's cost per Start + Wait against C's and
 #              mpi4py's own (benchmarks/python_binding.py). Needs the
 #              package, built where mpi4py runs on the MPI in use: Debian's
@@ -52,7 +59,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 name=${1:-}
 case "$name" in
   alltoallv | spmv_halo | dropin | fftw_dropin | rma | neighbor | neighbor_scaling | copy_floor | python) shift ;;
-  *) echo "usage: $0 alltoallv|spmv_halo|dropin|fftw_dropin|rma|neighbor|neighbor_scaling|copy_floor|python [arguments]" >&2
+  scale) shift; export MPI=simgrid FLOOR=0 ;;
+  *) echo "usage: $0 alltoallv|spmv_halo|dropin|fftw_dropin|rma|neighbor|neighbor_scaling|copy_floor|python|scale [arguments]" >&2
      exit 2 ;;
 esac
 { read -r build; read -r mpiexec; } < <("$root/scripts/prepare_benchmark.sh")
@@ -61,7 +69,7 @@ esac
 report=$name
 [[ "$name" = alltoallv && " $* " == *" --family alltoall "* ]] && report=alltoall
 results=$root/results/$report
-[ "${MPI:-mpich}" = mpich ] || results=$results-$MPI
+[ "${MPI:-mpich}" = mpich ] || [ "$name" = scale ] || results=$results-$MPI
 results=$results/$(date -u +%Y-%m-%d)-$(hostname -s)
 mkdir -p "$results"
 command="$0 $name${*:+ $*}"
@@ -103,6 +111,8 @@ case "$name" in
     /usr/bin/python3 "$root/benchmarks/python_binding.py" --bench "$build/benchmarks/bench_start_wait" \
       --python-package "$build/bindings/python" "${common[@]}" --ranks "${RANKS:-2}" \
       --launches "${LAUNCHES:-3}" "$@" ;;
+  scale)
+    /usr/bin/python3 "$root/benchmarks/scale.py" --bench "$build/bench_scale" --outdir "$results" "$@" ;;
   rma)
     /usr/bin/python3 "$root/benchmarks/rma.py" --build "$build" "${common[@]}" \
       --repeats "${REPEATS:-11}" ;;
@@ -124,5 +134,8 @@ run_benchmark "$@" 2>&1 | tee "$results/output.txt"
 if [ "${FLOOR:-1}" = 1 ] && [ "$name" != copy_floor ]; then
   "${launcher[@]}" -n 2 "$build/benchmarks/bench_copy_floor" --repeats 5 > "$results/copy_floor.txt"
 fi
-/usr/bin/python3 "$root/benchmarks/write_report.py" --dir "$results" --name "$report" --command "$command" \
-  --mpix-info "$build/mpix_info" --source "$root"
+# scale writes its own report (the simulated build has no mpix_info).
+if [ "$name" != scale ]; then
+  /usr/bin/python3 "$root/benchmarks/write_report.py" --dir "$results" --name "$report" --command "$command" \
+    --mpix-info "$build/mpix_info" --source "$root"
+fi

@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Benchmark 3, scale (scripts/benchmark.sh scale): the library on simulated
+clusters (SimGrid SMPI, docs/simulation.md) from 16 to 1024 ranks.
+
+For each platform of the sweep (machine x nodes, platforms/), each
+collective (Alltoall; Alltoallv with uniform blocks; the Alltoallv of an FFT
+pencil transpose on row and column sub-communicators) and each of SMPI's
+collective selectors (mpich, ompi: MPI's own call as those MPIs run it),
+bench_scale measures MPI's own call and every algorithm asked for, block
+sizes 8 B and up. Every smpirun has a real-time limit (--limit): a launch
+that does not finish is reported as such, with the limit, and the sweep
+goes on. Writes points.jsonl, report.md and plots into --outdir."""
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# What every simulated figure leaves out (docs/simulation.md says more).
+MODEL_LEAVES_OUT = (
+    "contention inside a node (on-node messages do not share the node's memory bandwidth), caches, "
+    "page faults and NUMA, OS noise, the MPI's eager/rendezvous protocols and per-call software costs "
+    "beyond SMPI's latency model; computation between MPI calls is timed on the simulating machine, "
+    "one rank at a time")
+
+
+def platform_files(machine, nodes, ranks_per_node, outdir):
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "platforms", "make_platform.py"), machine, str(nodes),
+                          os.path.join(outdir, "platforms"), "--ranks-per-node", str(ranks_per_node)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    return out[0], out[1]
+
+
+def run_point(args, machine, nodes, per_node, collective, selector, sizes, algorithms, iterations):
+    """One smpirun; returns (points, status)."""
+    xml, hosts = platform_files(machine, nodes, per_node, args.outdir)
+    command = ["smpirun", "-platform", xml, "-hostfile", hosts, "--cfg=smpi/host-speed:1Gf",
+               "--cfg=smpi/coll-selector:" + selector, "--log=root.thr:critical",
+               args.bench, "--collective", collective, "--bytes", ",".join(str(s) for s in sizes),
+               "--algorithms", ",".join(algorithms), "--iterations", str(iterations),
+               "--settle-limit", str(args.settle_limit)]
+    began = time.time()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=args.limit,
+                              env=dict(os.environ, MPIX_FALLBACK="error"))
+        output, status = done.stdout, ("ok" if done.returncode == 0 else "exit %d" % done.returncode)
+    except subprocess.TimeoutExpired as e:
+        output = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        status = "did not finish in %d s of real time" % args.limit
+    points = []
+    for line in output.splitlines():
+        if line.startswith("{"):
+            point = json.loads(line)
+            point.update(machine=machine, selector=selector, real_s=round(time.time() - began, 1))
+            points.append(point)
+    return points, status, " ".join(command)
+
+
+def human_bytes(n):
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return "%d %s" % (n // size, unit)
+    return "%d B" % n
+
+
+def write_report(args, points, launches):
+    by_key = {}
+    for p in points:
+        if "refused" in p or p.get("wrong", 0) != 0 or not p.get("agreed", True):
+            continue
+        key = (p["collective"], p["part"], p["ranks"], p["node_size"], p["block_bytes"])
+        by_key.setdefault(key, []).append(p)
+    lines = ["# Benchmark 3: scale, on simulated clusters", "",
+             "Written by `benchmarks/scale.py` on %s (git %s)." % (
+                 datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), git_revision()),
+             "", "Command: `%s`" % " ".join(sys.argv), "",
+             "**What the model leaves out** (every figure below): %s. Simulated times are exact for the model, "
+             "and only as true as it is: docs/simulation.md." % MODEL_LEAVES_OUT, "",
+             "Platforms: `platforms/%s.json` (%s)." % (args.machine, machine_source(args.machine)), "",
+             "## Launches", "", "| ranks | nodes x ranks | collective | selector | status | real s |",
+             "|---|---|---|---|---|---|"]
+    for l in launches:
+        lines.append("| %d | %dx%d | %s | %s | %s | %.0f |" % (l["ranks"], l["nodes"], l["per_node"], l["collective"],
+                                                              l["selector"], l["status"], l["real_s"]))
+    lines += ["", "## Time per iteration (simulated µs; the slowest rank)", "",
+              "`mpi/mpich`, `mpi/ompi`: SMPI's own call under that selector. Ratios are to the best of the two. "
+              "`auto` is the algorithm auto settled on, timed after it settled; settle = iterations (simulated ms) "
+              "its tournament took.", "",
+              "| collective | ranks | nodes x ranks | block | mpi/mpich | mpi/ompi | best library algorithm (÷ MPI's best) "
+              "| auto: choice, ÷ best algorithm | auto settle | init (µs): auto |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for key in sorted(by_key):
+        collective, part, ranks, node_size, block = key
+        ps = by_key[key]
+        mpi = {p["selector"]: p["iteration_s"] for p in ps if p["algorithm"] == "mpi"}
+        if not mpi:
+            continue
+        best_mpi = min(mpi.values())
+        library = [p for p in ps if p["algorithm"] not in ("mpi", "auto")]
+        autos = [p for p in ps if p["algorithm"] == "auto"]
+        best = min(library, key=lambda p: p["iteration_s"]) if library else None
+        cell_best = "%s %.1f (%.2f)" % (best["algorithm"], best["iteration_s"] * 1e6,
+                                        best["iteration_s"] / best_mpi) if best else "-"
+        best_all = min([best_mpi] + ([best["iteration_s"]] if best else []))
+        cell_auto = cell_settle = cell_init = "-"
+        if autos:
+            a = min(autos, key=lambda p: p["iteration_s"])
+            cell_auto = "%s, %.2f" % (a["ran"], a["iteration_s"] / best_all)
+            cell_settle = "%d (%.1f)" % (a["settle_iterations"], a["settle_s"] * 1e3)
+            cell_init = "%.0f" % (a["init_s"] * 1e6)
+        name = collective if part == "all" else "%s (%s)" % (collective, part)
+        lines.append("| %s | %d | %dx%d | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, ranks, ranks // node_size, node_size, human_bytes(block),
+            "%.1f" % (mpi["mpich"] * 1e6) if "mpich" in mpi else "-",
+            "%.1f" % (mpi["ompi"] * 1e6) if "ompi" in mpi else "-", cell_best, cell_auto, cell_settle, cell_init))
+    refused = sorted({(p["algorithm"], p["refused"].split(": ", 2)[-1]) for p in points if "refused" in p})
+    wrong = sorted({(p["algorithm"], p["ranks"], p["block_bytes"]) for p in points if p.get("wrong", 0)})
+    lines += ["", "## Refused, and wrong", ""]
+    lines += ["- %s refused: %s" % r for r in refused] or ["- none refused"]
+    lines += ["- %s delivered wrong data at %d ranks, %s blocks: not timed" % (a, r, human_bytes(b))
+              for a, r, b in wrong] or ["- no wrong data"]
+    with open(os.path.join(args.outdir, "report.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    plot(args, by_key)
+
+
+def plot(args, by_key):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    collectives = sorted({k[0] for k in by_key})
+    for collective in collectives:
+        blocks = sorted({k[4] for k in by_key if k[0] == collective})
+        fig, axes = plt.subplots(1, len(blocks), figsize=(4 * len(blocks), 3.5), squeeze=False)
+        for ax, block in zip(axes[0], blocks):
+            series = {}
+            for key, ps in by_key.items():
+                if key[0] != collective or key[4] != block or key[1] not in ("all", "row"):
+                    continue
+                for p in ps:
+                    label = p["algorithm"] + ("/" + p["selector"] if p["algorithm"] == "mpi" else "")
+                    series.setdefault(label, {})
+                    old = series[label].get(key[2])
+                    series[label][key[2]] = min(old, p["iteration_s"]) if old else p["iteration_s"]
+            for label, values in sorted(series.items()):
+                xs = sorted(values)
+                ax.plot(xs, [values[x] * 1e6 for x in xs], marker="o", label=label)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_title("%s, %s" % (collective, human_bytes(block)))
+            ax.set_xlabel("ranks")
+            ax.set_ylabel("µs per iteration (simulated)")
+        axes[0][0].legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.outdir, "time_%s.png" % collective))
+        plt.close(fig)
+
+
+def git_revision():
+    try:
+        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def machine_source(machine):
+    with open(os.path.join(ROOT, "platforms", machine + ".json")) as f:
+        return json.load(f)["source"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bench", required=True, help="bench_scale of a simulated build")
+    parser.add_argument("--outdir", required=True)
+    parser.add_argument("--machine", default="generic")
+    parser.add_argument("--layouts", default="1x16,4x16,16x16,32x16,32x32",
+                        help="nodes x ranks per node, comma-separated")
+    parser.add_argument("--collectives", default="alltoall,alltoallv,pencil")
+    parser.add_argument("--selectors", default="mpich,ompi")
+    parser.add_argument("--bytes", default="8,64,1024,8192,65536")
+    parser.add_argument("--algorithms", default="all",
+                        help="registry names (all: every registered one) besides MPI's own call")
+    parser.add_argument("--iterations", type=int, default=3)
+    parser.add_argument("--settle-limit", type=int, default=200)
+    parser.add_argument("--limit", type=int, default=600, help="real seconds one smpirun may take")
+    args = parser.parse_args()
+    os.makedirs(args.outdir, exist_ok=True)
+    points, launches = [], []
+    for layout in args.layouts.split(","):
+        nodes, per_node = (int(x) for x in layout.split("x"))
+        for collective in args.collectives.split(","):
+            for selector in args.selectors.split(","):
+                algorithms = ["mpi"] + ([] if selector != args.selectors.split(",")[0] else [args.algorithms])
+                began = time.time()
+                new, status, command = run_point(args, args.machine, nodes, per_node, collective, selector,
+                                                 [int(b) for b in args.bytes.split(",")], algorithms,
+                                                 args.iterations)
+                points += new
+                launches.append(dict(ranks=nodes * per_node, nodes=nodes, per_node=per_node, collective=collective,
+                                     selector=selector, status=status, real_s=time.time() - began, command=command))
+                print("%5d ranks %-9s %-5s %s (%.0f s)" % (nodes * per_node, collective, selector, status,
+                                                           time.time() - began), flush=True)
+                with open(os.path.join(args.outdir, "points.jsonl"), "w") as f:
+                    f.write("".join(json.dumps(p) + "\n" for p in points))
+                write_report(args, points, launches)
+
+
+if __name__ == "__main__":
+    main()
