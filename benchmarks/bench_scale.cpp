@@ -334,6 +334,8 @@ int main(int argc, char** argv) {
     MPI_Comm row = MPI_COMM_NULL, column = MPI_COMM_NULL;
     MPI_Comm_split(MPI_COMM_WORLD, world_rank / columns, world_rank, &row);
     MPI_Comm_split(MPI_COMM_WORLD, world_rank % columns, world_rank, &column);
+    MPI_Comm_set_errhandler(row, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(column, MPI_ERRORS_RETURN);
     Options alltoallv = o;
     alltoallv.collective = "pencil";
     measure(row, "row", alltoallv, block);

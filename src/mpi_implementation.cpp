@@ -78,9 +78,10 @@ int call_errhandler(MPI_Comm comm, int code) {
 #if defined(MPIX_SIMGRID_SMPI)
   MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
   if (MPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {
-    const bool returns = handler == MPI_ERRORS_RETURN;
+    const bool returns = handler == MPI_ERRORS_RETURN, fatal = is_fatal(handler);
     MPI_Errhandler_free(&handler);
     if (returns) return MPI_SUCCESS;
+    if (fatal) return MPI_Abort(comm, code);
   }
 #endif
   return MPI_Comm_call_errhandler(comm, code);

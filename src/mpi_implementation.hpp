@@ -47,9 +47,9 @@ std::string family_of(const std::string& name);
 // (MPI_ERRORS_ARE_FATAL, and MPI-4's MPI_ERRORS_ABORT where the MPI has it).
 bool is_fatal(MPI_Errhandler handler);
 
-// MPI_Comm_call_errhandler. SMPI calls a null function for
-// MPI_ERRORS_RETURN (the process dies): there a returning handler is not
-// called, which is all calling it would do.
+// MPI_Comm_call_errhandler. SMPI calls a null function for its predefined
+// handlers (the process dies): there a returning handler is not called,
+// which is all calling it would do, and a fatal one aborts the job.
 int call_errhandler(MPI_Comm comm, int code);
 
 // The barrier that closes an epoch of the windows on comm, begun:

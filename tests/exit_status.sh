@@ -22,7 +22,9 @@ shift
 failure_grace=10
 output=$(mktemp "${TMPDIR:-/tmp}/exit_status.XXXXXX")
 trap 'rm -f "$output"' EXIT
-"$@" > >(tee "$output") 2>&1 &
+# The job gets a process group of its own, so that ending it ends what it
+# started (smpirun leaves its simulation running otherwise).
+setsid "$@" > >(tee "$output") 2>&1 &
 job=$!
 failed_at=""
 while kill -0 "$job" 2>/dev/null; do
@@ -30,9 +32,9 @@ while kill -0 "$job" 2>/dev/null; do
     failed_at=$SECONDS
   elif [ -n "$failed_at" ] && [ $((SECONDS - failed_at)) -ge "$failure_grace" ]; then
     echo "exit_status: FAILED: WRONG was printed $failure_grace s ago and the job has not ended: ending it"
-    kill -TERM "$job" 2>/dev/null
+    kill -TERM -- -"$job" 2>/dev/null
     sleep 2
-    kill -KILL "$job" 2>/dev/null
+    kill -KILL -- -"$job" 2>/dev/null
     exit 1
   fi
   sleep 0.2
