@@ -30,3 +30,23 @@ add_library(MPI::MPI_C INTERFACE IMPORTED)
 add_library(MPI::MPI_CXX INTERFACE IMPORTED)
 set(MPIX_MPI_IS_OPEN_MPI FALSE)
 set(MPIEXEC_EXECUTABLE ${MPIX_SMPIRUN})
+
+# The selector's built-in parameters: MPICH's file, the development
+# machine's measurements, as the prior of a simulated platform (SMPI runs
+# MPICH's collective algorithms; auto's tournament times the simulated
+# iterations themselves), marked as such so that the library accepts it as
+# this MPI's and a reader knows what it is. One file, not a copy of it.
+set(MPIX_TUNING_MPI mpich)
+function(mpix_simulated_tuning json_var)
+  if(CMAKE_VERSION VERSION_LESS 3.19)
+    message(FATAL_ERROR "MPIX_MPI=simgrid needs CMake 3.19 (string(JSON)) for its built-in tuning")
+  endif()
+  set(json "${${json_var}}")
+  string(JSON measured_with GET "${json}" mpi)
+  # As mpi_implementation::name() says it: "SimGrid 3.32 SMPI".
+  string(REGEX MATCH "[0-9]+\\.[0-9]+" simgrid_version "${_mpix_simgrid_version}")
+  string(JSON json SET "${json}" mpi "\"SimGrid ${simgrid_version} SMPI\"")
+  string(JSON json SET "${json}" source
+         "\"the prior of a simulated build: ${measured_with}'s built-in parameters (selector/tuning_defaults_mpich.json) standing in for the simulated platform\"")
+  set(${json_var} "${json}" PARENT_SCOPE)
+endfunction()
