@@ -25,6 +25,13 @@ execute_process(COMMAND ${CMAKE_CXX_COMPILER} --version OUTPUT_VARIABLE _mpix_si
                 OUTPUT_STRIP_TRAILING_WHITESPACE)
 set(MPIX_MPI_VENDOR "SimGrid SMPI")
 message(STATUS "MPI: ${_mpix_simgrid_version} (simulated)")
+# Each rank's copy of the program must hold its own statics. GCC gives
+# the statics of inline functions and of templates STB_GNU_UNIQUE binding,
+# which the dynamic linker makes one object in the whole process, however
+# many copies are loaded: every rank would share them (the tournament's
+# clock of exchanges, the registry of live handles). Ordinary binding keeps
+# them per copy.
+add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fno-gnu-unique>)
 # The compilers bring MPI: the targets the rest of the build links are empty.
 add_library(MPI::MPI_C INTERFACE IMPORTED)
 add_library(MPI::MPI_CXX INTERFACE IMPORTED)

@@ -4,7 +4,8 @@
 //
 // Checked, each failure a line with WRONG:
 //  - every rank has its own copy of the library (SMPI privatization): the
-//    library instances of all ranks are distinct;
+//    library instances of all ranks are distinct, and so are the statics
+//    of its inline functions;
 //  - the node layout is the platform's: NODE_SIZE ranks on each simulated
 //    host;
 //  - every registered algorithm, forced by its info key with
@@ -21,8 +22,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "collectives/auto/trial_turn.hpp"
 #include "src/library.hpp"
 
 namespace {
@@ -172,15 +175,23 @@ int main(int argc, char** argv) {
   }
 
   // Each rank's own library: were the ranks sharing one copy, the ranks
-  // after the first would find the first one's instance.
-  const auto instance = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(mpix::Library::alive()));
-  std::vector<unsigned long long> instances(static_cast<std::size_t>(size));
-  MPI_Allgather(&instance, 1, MPI_UNSIGNED_LONG_LONG, instances.data(), 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
-  for (int r = 0; r < size; ++r)
-    if (r != rank && (instances[r] == instance || instance == 0)) {
-      report_wrong("rank " + std::to_string(r) + " uses this rank's copy of the library (no privatization)");
-      break;
-    }
+  // after the first would find the first one's instance. The statics of
+  // inline functions are checked apart: GCC's unique binding would make
+  // them one object for all copies of the program.
+  const std::pair<const char*, const void*> per_rank_state[] = {
+      {"copy of the library", mpix::Library::alive()},
+      {"auto's turn between requests (a static of an inline function)", &mpix::TrialTurn::process()},
+  };
+  for (const auto& [what, address] : per_rank_state) {
+    const auto mine = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(address));
+    std::vector<unsigned long long> all(static_cast<std::size_t>(size));
+    MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all.data(), 1, MPI_UNSIGNED_LONG_LONG, MPI_COMM_WORLD);
+    for (int r = 0; r < size; ++r)
+      if (r != rank && (all[r] == mine || mine == 0)) {
+        report_wrong("rank " + std::to_string(r) + " uses this rank's " + what + " (no privatization)");
+        break;
+      }
+  }
 
   int node = 0, node_rank = 0, node_size = 0, num_nodes = 0;
   MPIX_Comm_get_node(xcomm, &node, &node_rank, &node_size, &num_nodes);
