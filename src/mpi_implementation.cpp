@@ -36,6 +36,14 @@ std::string family_of(const std::string& name) {
   return family;
 }
 
+bool polls_cost_time() {
+#if defined(MPIX_SIMGRID_SMPI)
+  return true;
+#else
+  return false;
+#endif
+}
+
 const char* ranks_are_not_processes() {
 #if defined(MPIX_SIMGRID_SMPI)
   return "SimGrid's SMPI runs every rank as an actor of one process, and switches between them only inside MPI "

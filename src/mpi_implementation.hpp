@@ -26,6 +26,16 @@ const char* name();
 // processes) refuses to run, with this as the reason.
 const char* ranks_are_not_processes();
 
+// Whether a poll that finds nothing costs the rank time. In SMPI every
+// MPI_Test or MPI_Testall that fails advances the rank's simulated clock,
+// by a step that grows with every failed test of any rank of the job until
+// one succeeds: a rank polling beside hundreds of others is charged far
+// more than it waited. There a loop that waits blocks in MPI_Waitall on
+// what it waits for. Elsewhere a failed poll costs a fraction of a
+// microsecond, and polling (yielding the core between polls, which the
+// MPIs' blocking waits do not) is how the library waits.
+bool polls_cost_time();
+
 // What tells this rank's node apart from others where the ranks are not
 // processes: the simulated host it runs on (MPI_Get_processor_name); empty
 // where they are processes (the machine's own identity does).

@@ -40,6 +40,7 @@
 #include "collectives/blocks/args.hpp"
 #include "src/error.hpp"
 #include "src/mpi_handle.hpp"
+#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -198,8 +199,16 @@ class NodeAggregated final : public PersistentOperation {
   bool test() override { return progress(); }
 
   void wait() override {
-    for (unsigned polls = 0; !progress();)
-      if (++polls % 64 == 0) std::this_thread::yield();
+    for (unsigned polls = 0; !progress();) {
+      if (mpi_implementation::polls_cost_time()) {
+        std::vector<MPI_Request>& pending = phase_ == Phase::up       ? phase_requests_
+                                            : phase_ == Phase::across ? across_requests_
+                                                                      : requests_;
+        mpi_check(MPI_Waitall(static_cast<int>(pending.size()), pending.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      } else if (++polls % 64 == 0) {
+        std::this_thread::yield();
+      }
+    }
   }
 
  private:
