@@ -31,12 +31,17 @@ endfunction()
 set(MPIX_SMPIRUN_OPTIONS --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich --log=root.thr:warning --log=xbt_cfg.thr:warning
     --log=smpi_config.thr:error)
 
-# mpix_add_sim_test(<name> TARGET t MACHINE m NODES n [RANKS_PER_NODE k] [ARGS ...] [TIMEOUT s])
+# mpix_add_sim_test(<name> TARGET t MACHINE m NODES n [RANKS_PER_NODE k] [ARGS ...] [TIMEOUT s]
+#                   [LABELS l...])
 # A test that runs t on every rank of n simulated nodes of machine m under
-# smpirun, labelled sim, named <name>.<ranks>ranks.<n>x<k>. It passes when t
-# ends with status 0 and prints no WRONG.
+# smpirun, labelled sim (or the LABELS given), named
+# <name>.<ranks>ranks.<n>x<k>. It passes when t ends with status 0 and
+# prints no WRONG.
 function(mpix_add_sim_test name)
-  cmake_parse_arguments(T "" "TARGET;MACHINE;NODES;RANKS_PER_NODE;TIMEOUT" "ARGS;ENVIRONMENT" ${ARGN})
+  cmake_parse_arguments(T "" "TARGET;MACHINE;NODES;RANKS_PER_NODE;TIMEOUT" "ARGS;ENVIRONMENT;LABELS" ${ARGN})
+  if(NOT T_LABELS)
+    set(T_LABELS sim)
+  endif()
   mpix_sim_platform(xml hosts MACHINE ${T_MACHINE} NODES ${T_NODES} RANKS_PER_NODE ${T_RANKS_PER_NODE})
   math(EXPR ranks "${T_NODES} * ${T_RANKS_PER_NODE}")
   if(NOT T_TIMEOUT)
@@ -47,6 +52,6 @@ function(mpix_add_sim_test name)
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/exit_status.sh 0
             ${MPIX_SMPIRUN} -platform ${xml} -hostfile ${hosts} ${MPIX_SMPIRUN_OPTIONS}
             $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
-  set_tests_properties(${test} PROPERTIES LABELS sim TIMEOUT ${T_TIMEOUT}
+  set_tests_properties(${test} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
     FAIL_REGULAR_EXPRESSION "WRONG;exit_status: FAILED" ENVIRONMENT "${T_ENVIRONMENT}")
 endfunction()
