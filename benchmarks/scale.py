@@ -46,12 +46,30 @@ def platform_files(machine, nodes, ranks_per_node, outdir):
     return out[0], out[1]
 
 
+def selector_options(selector):
+    """smpirun's options for a selector: SMPI's selector of that name
+    (mpich, ompi), or COLLECTIVE:ALGORITHM, one of SMPI's own algorithms for
+    that collective (alltoall:bruck), the mpich selector choosing the rest."""
+    if ":" in selector:
+        return ["--cfg=smpi/coll-selector:mpich", "--cfg=smpi/" + selector]
+    return ["--cfg=smpi/coll-selector:" + selector]
+
+
+def selector_serves(selector, collective):
+    """Whether a selector belongs in a collective's launches: a named
+    algorithm only in those of its own collective (the pencil transpose is
+    an Alltoallv)."""
+    if ":" not in selector:
+        return True
+    return selector.split(":")[0] == ("alltoallv" if collective == "pencil" else collective)
+
+
 def run_point(args, machine, nodes, per_node, collective, selector, sizes, algorithms, iterations):
     """One smpirun; returns (points, status)."""
     xml, hosts = platform_files(machine, nodes, per_node, args.outdir)
     command = ["smpirun", "-platform", xml, "-hostfile", hosts, "--cfg=smpi/host-speed:1Gf",
                "--cfg=smpi/simulate-computation:no", "--cfg=smpi/test:%g" % TEST_POLL_S,
-               "--cfg=smpi/coll-selector:" + selector,
+               ] + selector_options(selector) + [
                "--log=root.thr:critical",
                args.bench, "--collective", collective, "--bytes", ",".join(str(s) for s in sizes),
                "--algorithms", ",".join(algorithms), "--iterations", str(iterations),
@@ -110,8 +128,10 @@ def write_report(args, points, launches):
               "the first selector, and their ratio is to MPI's call under it. `auto` is the algorithm auto settled "
               "on, timed after it settled, as a ratio to the fastest algorithm of the point (MPI's call under the "
               "same selector included); settle = iterations (simulated ms) its tournament took.", "",
-              "| collective | ranks | nodes x ranks | block | mpi/mpich | mpi/ompi | best library algorithm (÷ MPI's call) "
-              "| auto: choice, ÷ best algorithm | auto settle | init (µs): auto |", "|---|---|---|---|---|---|---|---|---|---|"]
+              "| collective | ranks | nodes x ranks | block | mpi/mpich | mpi/ompi | MPI's best (of every selector "
+              "and algorithm run) | best library algorithm (÷ MPI's call; ÷ MPI's best) "
+              "| auto: choice, ÷ best algorithm | auto settle | init (µs): auto |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for key in sorted(by_key):
         collective, part, ranks, node_size, block = key
         ps = by_key[key]
@@ -125,8 +145,10 @@ def write_report(args, points, launches):
         library = [p for p in ps if p["algorithm"] not in ("mpi", "auto")]
         autos = [p for p in ps if p["algorithm"] == "auto"]
         best = min(library, key=lambda p: p["iteration_s"]) if library else None
-        cell_best = "%s %.1f (%.2f)" % (best["algorithm"], best["iteration_s"] * 1e6,
-                                        best["iteration_s"] / best_mpi) if best else "-"
+        mpi_best_selector = min(mpi, key=mpi.get)
+        cell_best = "%s %.1f (%.2f; %.2f)" % (best["algorithm"], best["iteration_s"] * 1e6,
+                                              best["iteration_s"] / best_mpi,
+                                              best["iteration_s"] / mpi[mpi_best_selector]) if best else "-"
         best_all = min([best_mpi] + ([best["iteration_s"]] if best else []))
         cell_auto = cell_settle = cell_init = "-"
         if autos:
@@ -135,10 +157,11 @@ def write_report(args, points, launches):
             cell_settle = "%d (%.1f)" % (a["settle_iterations"], a["settle_s"] * 1e3)
             cell_init = "%.0f" % (a["init_s"] * 1e6)
         name = collective if part == "all" else "%s (%s)" % (collective, part)
-        lines.append("| %s | %d | %dx%d | %s | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %d | %dx%d | %s | %s | %s | %s %.1f | %s | %s | %s | %s |" % (
             name, ranks, ranks // node_size, node_size, human_bytes(block),
             "%.1f" % (mpi["mpich"] * 1e6) if "mpich" in mpi else "-",
-            "%.1f" % (mpi["ompi"] * 1e6) if "ompi" in mpi else "-", cell_best, cell_auto, cell_settle, cell_init))
+            "%.1f" % (mpi["ompi"] * 1e6) if "ompi" in mpi else "-", mpi_best_selector,
+            mpi[mpi_best_selector] * 1e6, cell_best, cell_auto, cell_settle, cell_init))
     refused = sorted({(p["algorithm"], p["refused"].split(": ", 2)[-1]) for p in points if "refused" in p})
     wrong = sorted({(p["algorithm"], p["ranks"], p["block_bytes"]) for p in points if p.get("wrong", 0)})
     lines += ["", "## Refused, and wrong", ""]
@@ -183,6 +206,44 @@ def plot(args, by_key):
         fig.tight_layout()
         fig.savefig(os.path.join(args.outdir, "time_%s.png" % collective))
         plt.close(fig)
+        speedup_map(plt, args, collective, {k: v for k, v in by_key.items() if k[0] == collective})
+
+
+def speedup_map(plt, args, collective, by_key):
+    """speedup_<collective>.png: for each ranks (column) and block size
+    (row), MPI's best call (any selector or SMPI algorithm run) over the
+    library's best algorithm, auto left out: above 1 the library is
+    faster; each cell names the algorithm."""
+    cells = {}
+    for (_, part, ranks, _, block), ps in by_key.items():
+        if part not in ("all", "row"):
+            continue
+        mpi = [p["iteration_s"] for p in ps if p["algorithm"] == "mpi"]
+        library = [p for p in ps if p["algorithm"] not in ("mpi", "auto")]
+        if mpi and library:
+            best = min(library, key=lambda p: p["iteration_s"])
+            cells[(ranks, block)] = (min(mpi) / best["iteration_s"], best["algorithm"])
+    if not cells:
+        return
+    ranks = sorted({r for r, _ in cells})
+    blocks = sorted({b for _, b in cells})
+    grid = [[cells.get((r, b), (float("nan"), ""))[0] for r in ranks] for b in blocks]
+    fig, ax = plt.subplots(figsize=(1.6 * len(ranks) + 2, 0.7 * len(blocks) + 1.5))
+    image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=2, aspect="auto", origin="lower")
+    for i, b in enumerate(blocks):
+        for j, r in enumerate(ranks):
+            if (r, b) in cells:
+                value, name = cells[(r, b)]
+                ax.text(j, i, "%.2f\n%s" % (value, name), ha="center", va="center", fontsize=7)
+    ax.set_xticks(range(len(ranks)), [str(r) for r in ranks])
+    ax.set_yticks(range(len(blocks)), [human_bytes(b) for b in blocks])
+    ax.set_xlabel("ranks")
+    ax.set_ylabel("block")
+    ax.set_title("%s: MPI's best ÷ the library's best (simulated)" % collective)
+    fig.colorbar(image, ax=ax)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.outdir, "speedup_%s.png" % collective))
+    plt.close(fig)
 
 
 def git_revision():
@@ -206,7 +267,9 @@ def main():
     parser.add_argument("--layouts", default="1x16,4x16,16x16,32x16,32x32",
                         help="nodes x ranks per node, comma-separated")
     parser.add_argument("--collectives", default="alltoall,alltoallv,pencil")
-    parser.add_argument("--selectors", default="mpich,ompi")
+    parser.add_argument("--selectors", default="mpich,ompi",
+                        help="MPI's own call under each: SMPI's selectors (mpich, ompi) or one of SMPI's algorithms "
+                             "(alltoall:bruck, alltoallv:pair); the library's algorithms run under the first")
     parser.add_argument("--bytes", default="8,64,1024,8192,65536")
     parser.add_argument("--algorithms", default="all",
                         help="registry names (all: every registered one) besides MPI's own call")
@@ -229,6 +292,8 @@ def main():
         nodes, per_node = (int(x) for x in layout.split("x"))
         for collective in args.collectives.split(","):
             for selector in args.selectors.split(","):
+                if not selector_serves(selector, collective):
+                    continue
                 algorithms = ["mpi"] + ([] if selector != args.selectors.split(",")[0] else [args.algorithms])
                 began = time.time()
                 new, status, command = run_point(args, args.machine, nodes, per_node, collective, selector,
