@@ -46,13 +46,22 @@ def platform_files(machine, nodes, ranks_per_node, outdir):
     return out[0], out[1]
 
 
+# SMPI's mpich-selector MPI_Bcast sets a communicator up for its
+# node-aware algorithms the first time a rank needs them, with collectives
+# of its own on that communicator; where ranks reach it at different calls
+# (MPI_Comm_dup inside the library, 28 ranks a node) their messages cross
+# and a receive fails with MPI_ERR_TRUNCATE (docs/simulation.md). Its
+# binomial tree needs no set-up.
+MPICH_BCAST = "--cfg=smpi/bcast:binomial_tree"
+
+
 def selector_options(selector):
     """smpirun's options for a selector: SMPI's selector of that name
     (mpich, ompi), or COLLECTIVE:ALGORITHM, one of SMPI's own algorithms for
     that collective (alltoall:bruck), the mpich selector choosing the rest."""
     if ":" in selector:
-        return ["--cfg=smpi/coll-selector:mpich", "--cfg=smpi/" + selector]
-    return ["--cfg=smpi/coll-selector:" + selector]
+        return ["--cfg=smpi/coll-selector:mpich", MPICH_BCAST, "--cfg=smpi/" + selector]
+    return ["--cfg=smpi/coll-selector:" + selector] + ([MPICH_BCAST] if selector == "mpich" else [])
 
 
 def selector_serves(selector, collective):
@@ -228,7 +237,7 @@ def speedup_map(plt, args, collective, by_key):
     ranks = sorted({r for r, _ in cells})
     blocks = sorted({b for _, b in cells})
     grid = [[cells.get((r, b), (float("nan"), ""))[0] for r in ranks] for b in blocks]
-    fig, ax = plt.subplots(figsize=(1.6 * len(ranks) + 2, 0.7 * len(blocks) + 1.5))
+    fig, ax = plt.subplots(figsize=(max(1.6 * len(ranks) + 2, 6), 0.7 * len(blocks) + 1.5))
     image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=2, aspect="auto", origin="lower")
     for i, b in enumerate(blocks):
         for j, r in enumerate(ranks):
