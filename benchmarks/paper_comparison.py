@@ -83,7 +83,7 @@ def main():
         for ranks in sorted({p["ranks"] for p in points if p["block_bytes"] == block}):
             t = ours(points, ranks, block)
             paper = PAPER_SCALING_2MIB.get(ranks, {})
-            print("| %d | %s | %s | %s | %s | %s |" % (
+            print("| %d | %s | %s | %s | %s |" % (
                 ranks, " | ".join("%.3f ms" % (t[k] * 1e3) if k in t else "-" for k in ("native", "fence", "lock", "mpi")),
                 order(t, ("native", "fence", "lock")),
                 " | ".join("%.3f s" % paper[k] if k in paper else "-" for k in ("native", "fence", "lock")),
