@@ -4,9 +4,10 @@
 // has, with blocks of each size in LIST (ints, comma-separated; 1,64
 // unless given: one block within every algorithm's eager size, one above
 // several). --windows only runs just the algorithms over MPI windows,
-// --windows none all others: the simulator takes minutes for one request
-// of a window algorithm at 256 ranks (every put is an event of its own),
-// so the two halves are registered apart (tests/sim/CMakeLists.txt).
+// --windows none all others: at 256 ranks the simulator takes tens of
+// seconds for one request of a window algorithm, and pscw more than twenty
+// minutes (every put is an event of its own), so the two halves are
+// registered apart (tests/sim/CMakeLists.txt).
 //
 // Checked, each failure a line with WRONG:
 //  - every rank has its own copy of the library (SMPI privatization): the
