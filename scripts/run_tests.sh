@@ -30,8 +30,9 @@ cd "$build"
 # repeat_ranks_above_3).
 exclude=()
 if [ "$mpi" = simgrid ]; then
-  # The window algorithms at 256 simulated ranks take the simulator most
-  # of an hour (tests/sim/CMakeLists.txt): run them with ctest -L sim_long.
+  # The window algorithms at 256 simulated ranks take the simulator tens
+  # of seconds a request, pscw over twenty minutes (tests/sim/CMakeLists.txt):
+  # run them with ctest -L sim_long.
   exclude=(-LE sim_long)
 elif [ "$sanitize" = ON ]; then
   exclude=(-LE repeat_ranks)
