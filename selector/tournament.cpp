@@ -255,4 +255,9 @@ long paid_for_check_interval(double agreement_us, double period_us, const Tourna
   return static_cast<long>(std::ceil(agreement_us / (rule.recheck_share * period_us)));
 }
 
+long starts_until_affordable(double cost_us, double running_us, double period_us, const TournamentRule& rule) {
+  if (recheck_affordable(cost_us, running_us, rule) || period_us <= 0 || rule.recheck_share <= 0) return 0;
+  return static_cast<long>(std::ceil((cost_us / rule.recheck_share - running_us) / period_us));
+}
+
 }  // namespace mpix

@@ -219,5 +219,11 @@ bool recheck_affordable(double cost_us, double running_us, const TournamentRule&
 // where checking at the usual interval would take half of a small
 // exchange's time. 0 where either is unknown.
 long paid_for_check_interval(double agreement_us, double period_us, const TournamentRule& rule);
+// The Starts, at period_us each, until a re-check that costs cost_us is
+// affordable (recheck_affordable) for a request that has run running_us:
+// 0 if it is already. A drift seen but not yet paid for is checked again
+// then, not at the backed-off watch interval, whose Starts were priced at
+// the period before the drift.
+long starts_until_affordable(double cost_us, double running_us, double period_us, const TournamentRule& rule);
 
 }  // namespace mpix

@@ -355,15 +355,17 @@ void AutoTournament::check_drift() {
   const Agreed agreed = agreed_measure();
   const PeriodMeasure watched = credited(running_, agreed.periods);
   periods_.clear();
-  // Checking itself is paid for: its agreement, at the period watched
-  // before, takes at most rule.recheck_share of the Starts until the next.
-  const long paid_for = paid_for_check_interval(agreed.agreement_us, reference_us_, rule_);
   if (agreed.disturbed) {
     // Another request raced during the window: its trials, not this
     // request's algorithm, moved the periods. Watch again soon.
-    next_check_ = started_ + std::max<long>(watch_window + 1, paid_for);
+    next_check_ = started_ + std::max<long>(watch_window + 1,
+                                            paid_for_check_interval(agreed.agreement_us, reference_us_, rule_));
     return;
   }
+  // Checking itself is paid for: its agreement, at the period just
+  // watched, takes at most rule.recheck_share of the Starts until the next.
+  const double period_us = watched.measured() ? watched.median_us : reference_us_;
+  const long paid_for = paid_for_check_interval(agreed.agreement_us, period_us, rule_);
   const bool drifted = period_drifted(reference_us_, watched.median_us, rule_);
   std::vector<int> entrants;  // of a re-check, once one is due
   if (!drifted && !suspects_.empty() && agreed.since_verdict >= suspects_after_seconds) {
@@ -393,7 +395,15 @@ void AutoTournament::check_drift() {
   // The others' periods are from the verdict's tournament: so is the
   // running one's that they are compared with.
   if (drifted) entrants = rerun_entrants(measured_, running_, baseline_, rule_);
-  if (!drifted || !affordable(entrants, mpi_untimed_, agreed)) {
+  if (drifted && !affordable(entrants, mpi_untimed_, agreed)) {
+    // Looked at again once the request's time pays for it.
+    const double cost_us =
+        recheck_cost_us(entrants, measured_, baseline_, mpi_untimed_, agreed.periods.median_us, rule_);
+    const long until = starts_until_affordable(cost_us, agreed.running * 1e6, period_us, rule_);
+    next_check_ = started_ + std::max({static_cast<long>(watch_window) + 1, paid_for, until});
+    return;
+  }
+  if (!drifted) {
     watch_interval_ = std::min(2 * watch_interval_, interval(last_watch_interval, last_watch_seconds));
     next_check_ = started_ + std::max(watch_interval_, paid_for);
     return;

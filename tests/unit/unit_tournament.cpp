@@ -210,6 +210,17 @@ TEST(Tournament, DriftChecksArePaidFor) {
   EXPECT_EQ(mpix::paid_for_check_interval(4000, 0, rule), 0) << "no period yet";
 }
 
+// A drift that is not yet paid for is looked at again when it will be, at
+// the period the request runs now.
+TEST(Tournament, ADeferredReRunIsCheckedWhenItIsPaidFor) {
+  const mpix::TournamentRule rule;  // recheck_share 1%
+  EXPECT_EQ(mpix::starts_until_affordable(5000, 100000, 2000, rule), 200)
+      << "5 ms of re-check needs 0.5 s of run; 0.4 s to go at 2 ms a Start";
+  EXPECT_EQ(mpix::starts_until_affordable(5000, 500000, 2000, rule), 0) << "paid for already";
+  EXPECT_EQ(mpix::starts_until_affordable(0, 0, 2000, rule), 0) << "a re-check that costs nothing";
+  EXPECT_EQ(mpix::starts_until_affordable(5000, 100000, 0, rule), 0) << "no period yet";
+}
+
 TEST(Tournament, TheFastestWinsWhenItsLeadExceedsTheSpread) {
   const std::vector<PeriodMeasure> m = {{10, 0.5}, {8, 0.4}, {}, {9, 0.1}};
   const auto v = mpix::tournament_verdict(names, m, 0);
