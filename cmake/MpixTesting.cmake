@@ -156,9 +156,8 @@ function(mpix_add_test name)
     endif()
     # The same registration at more ranks than the fewest it runs at: an
     # oversubscribed repeat, labelled repeat_ranks (and above 3 ranks also
-    # repeat_ranks_above_3), which the sanitizer leg of CI leaves out, and
-    # the Open MPI leg above 3 ranks (scripts/run_tests.sh); the MPICH leg
-    # runs every count.
+    # repeat_ranks_above_3), which the sanitizer and Open MPI legs of CI
+    # leave out (scripts/run_tests.sh); the MPICH leg runs every count.
     if(T_RANKS)
       list(GET T_RANKS 0 fewest)
       foreach(count IN LISTS T_RANKS)

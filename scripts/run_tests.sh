@@ -25,18 +25,15 @@ build=$root/build
 cd "$build"
 # The oversubscribed repeats of a registration at more ranks than the
 # fewest it runs at check the same code paths at several times the cost:
-# the MPICH build runs them all, the sanitizer build none (label
-# repeat_ranks), the Open MPI build those up to 3 ranks (it leaves out
-# repeat_ranks_above_3).
+# the MPICH build runs them all, the sanitizer and Open MPI builds none
+# (label repeat_ranks; ctest -L repeat_ranks_above_3 runs those above 3).
 exclude=()
 if [ "$mpi" = simgrid ]; then
   # The window algorithms at 256 simulated ranks take the simulator tens
   # of seconds a request, pscw over twenty minutes (tests/sim/CMakeLists.txt):
   # run them with ctest -L sim_long.
   exclude=(-LE sim_long)
-elif [ "$sanitize" = ON ]; then
+elif [ "$sanitize" = ON ] || [ "$mpi" != mpich ]; then
   exclude=(-LE repeat_ranks)
-elif [ "$mpi" != mpich ]; then
-  exclude=(-LE repeat_ranks_above_3)
 fi
 ctest --output-on-failure -j "$(nproc)" "${exclude[@]}"
