@@ -14,7 +14,10 @@
 // auto's settling; off-node messages and bytes the busiest rank sends per
 // iteration (counted by the algorithm where it aggregates, else one message
 // per off-node peer with data); the algorithm's refusal where it refuses;
-// wrong elements where the data is wrong (then no time is reported).
+// wrong elements where the data is wrong (then no time is reported); the
+// heap bytes per rank that a request holds (what freeing it returns) and
+// that the communicator holds after its requests are freed.
+#include <malloc.h>
 #include <mpi.h>
 #include <mpix/mpix.h>
 
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "collectives/blocks/node_aggregated.hpp"
+#include "src/mpi_implementation.hpp"
 #include "tools/command_line.hpp"
 
 namespace {
@@ -70,6 +74,26 @@ long long sum_over(long long v, MPI_Comm comm) {
   return s;
 }
 
+// The heap bytes in use per rank, the mean over MPI_COMM_WORLD, read while
+// every rank waits between two barriers: nothing allocates between them.
+// Under SMPI the ranks are actors of one process, whose heap (mallinfo2)
+// holds every rank's: rank 0 reads it once. Elsewhere each rank reads its
+// own. Every rank calls it at the same point of the program (the pencil's
+// rows and columns each do the same thing at the same time).
+double heap_per_rank() {
+  const bool one_process = mpix::mpi_implementation::ranks_are_not_processes() != nullptr;
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Barrier(MPI_COMM_WORLD);
+  long long mine = 0;
+  if (!one_process || world_rank == 0) {
+    const struct mallinfo2 heap = mallinfo2();
+    mine = static_cast<long long>(heap.uordblks + heap.hblkhd);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return static_cast<double>(sum_over(mine, MPI_COMM_WORLD)) / size;
+}
+
 unsigned char value(int src, int dst, long k, int it) {
   return static_cast<unsigned char>((src * 131 + dst * 31 + k * 7 + it * 17) & 0xff);
 }
@@ -79,6 +103,7 @@ unsigned char value(int src, int dst, long k, int it) {
 struct Exchange {
   MPI_Comm comm = MPI_COMM_NULL;
   MPIX_Comm* xcomm = nullptr;
+  double heap_before_comm = 0;  // heap_per_rank() before MPIX_Comm_init
   long block = 0;
   int size = 0, rank = 0;
   std::vector<unsigned char> send, recv;
@@ -107,6 +132,7 @@ void direct_off_node(const Exchange& x, long long& messages, long long& bytes) {
 struct Point {
   std::string algorithm, ran, refused;
   double init_s = 0, iteration_s = 0, settle_s = 0;
+  double request_bytes = 0, comm_bytes = 0;  // heap per rank
   int settle_iterations = 0;
   long long wrong = 0, off_node_messages = 0, off_node_bytes = 0;
   bool agreed = true;
@@ -219,7 +245,11 @@ Point run_library(Exchange& x, const Options& o, const std::string& algorithm, b
   } else {
     direct_off_node(x, p.off_node_messages, p.off_node_bytes);
   }
+  const double heap_held = heap_per_rank();
   MPIX_Request_free(&request);
+  const double heap_after = heap_per_rank();
+  p.request_bytes = heap_held - heap_after;
+  p.comm_bytes = heap_after - x.heap_before_comm;
   return p;
 }
 
@@ -235,7 +265,9 @@ void print(const Point& p, const Options& o, const char* part, long block, int r
     line << ",\"ran\":\"" << json_escape(p.ran) << "\",\"agreed\":" << (p.agreed ? "true" : "false")
          << ",\"wrong\":" << p.wrong << ",\"init_s\":" << p.init_s << ",\"settle_iterations\":" << p.settle_iterations
          << ",\"settle_s\":" << p.settle_s << ",\"iteration_s\":" << p.iteration_s
-         << ",\"off_node_messages\":" << p.off_node_messages << ",\"off_node_bytes\":" << p.off_node_bytes << "}";
+         << ",\"off_node_messages\":" << p.off_node_messages << ",\"off_node_bytes\":" << p.off_node_bytes;
+    if (p.algorithm != "mpi") line << ",\"request_bytes\":" << p.request_bytes << ",\"comm_bytes\":" << p.comm_bytes;
+    line << "}";
   }
   std::printf("%s\n", line.str().c_str());
   std::fflush(stdout);
@@ -248,12 +280,13 @@ void measure(MPI_Comm comm, const char* part, const Options& o, long block) {
   x.block = block;
   MPI_Comm_size(comm, &x.size);
   MPI_Comm_rank(comm, &x.rank);
-  MPIX_Comm_init(&x.xcomm, comm);
   x.counts.assign(static_cast<std::size_t>(x.size), static_cast<int>(block));
   x.displs.resize(static_cast<std::size_t>(x.size));
   for (int r = 0; r < x.size; ++r) x.displs[r] = static_cast<int>(r * block);
   x.send.resize(static_cast<std::size_t>(x.size * block));
   x.recv.resize(x.send.size());
+  x.heap_before_comm = heap_per_rank();
+  MPIX_Comm_init(&x.xcomm, comm);
   int node = 0, node_rank = 0, node_size = 0, nodes = 0;
   MPIX_Comm_get_node(x.xcomm, &node, &node_rank, &node_size, &nodes);
   const bool alltoall = o.collective == "alltoall";
@@ -262,6 +295,29 @@ void measure(MPI_Comm comm, const char* part, const Options& o, long block) {
     print(p, o, part, block, x.size, nodes, node_size);
   }
   MPIX_Comm_free(&x.xcomm);
+}
+
+// A communicator and a request made and freed once before any point: what
+// the library allocates once per process on first use (its registry, its
+// configuration, the cost model's tables) is then not counted as the first
+// point's communicator.
+void warm_up_library() {
+  MPIX_Comm* xcomm = nullptr;
+  MPIX_Comm_init(&xcomm, MPI_COMM_WORLD);
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<int> send(static_cast<std::size_t>(size)), recv(send.size());
+  MPIX_Info* info = nullptr;
+  MPIX_Info_init(&info);
+  MPIX_Info_set(info, "mpix_alltoall_algorithm", "native");  // MPI's call: no window, no tournament
+  MPIX_Request* request = nullptr;
+  if (MPIX_Alltoall_init(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, xcomm, info, &request) == MPI_SUCCESS) {
+    MPIX_Start(request);
+    MPIX_Wait(request, MPI_STATUS_IGNORE);
+    MPIX_Request_free(&request);
+  }
+  MPIX_Info_free(&info);
+  MPIX_Comm_free(&xcomm);
 }
 
 std::vector<long> parse_longs(const std::string& text) {
@@ -317,6 +373,7 @@ int main(int argc, char** argv) {
       o.algorithms.push_back(registered);
     }
   }
+  warm_up_library();
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (long block : o.bytes) {

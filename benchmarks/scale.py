@@ -13,6 +13,7 @@ goes on. Writes points.jsonl, report.md and plots into --outdir."""
 import argparse
 import datetime
 import json
+import math
 import os
 import signal
 import subprocess
@@ -46,13 +47,16 @@ def platform_files(machine, nodes, ranks_per_node, outdir):
     return out[0], out[1]
 
 
-# SMPI's mpich-selector MPI_Bcast sets a communicator up for its
-# node-aware algorithms the first time a rank needs them, with collectives
-# of its own on that communicator; where ranks reach it at different calls
-# (MPI_Comm_dup inside the library, 28 ranks a node) their messages cross
-# and a receive fails with MPI_ERR_TRUNCATE (docs/simulation.md). Its
-# binomial tree needs no set-up.
-MPICH_BCAST = "--cfg=smpi/bcast:binomial_tree"
+# SMPI's mpich-selector MPI_Bcast and MPI_Allreduce set a communicator up
+# for their node-aware algorithms the first time a rank needs them, with
+# collectives of their own on that communicator (docs/simulation.md).
+# MPI_Bcast's: where ranks reach it at different calls (MPI_Comm_dup inside
+# the library, 28 ranks a node) their messages cross and a receive fails
+# with MPI_ERR_TRUNCATE. MPI_Allreduce's: a new communicator's first call
+# costs 33 times the next at 256 ranks, 8.6 ms at 1024, where MPICH sets a
+# communicator up as it creates it. A binomial tree and recursive doubling
+# (MPICH's algorithms without node awareness) need no set-up.
+MPICH_NO_LAZY_SETUP = ["--cfg=smpi/bcast:binomial_tree", "--cfg=smpi/allreduce:rdb"]
 
 
 def selector_options(selector):
@@ -60,8 +64,8 @@ def selector_options(selector):
     (mpich, ompi), or COLLECTIVE:ALGORITHM, one of SMPI's own algorithms for
     that collective (alltoall:bruck), the mpich selector choosing the rest."""
     if ":" in selector:
-        return ["--cfg=smpi/coll-selector:mpich", MPICH_BCAST, "--cfg=smpi/" + selector]
-    return ["--cfg=smpi/coll-selector:" + selector] + ([MPICH_BCAST] if selector == "mpich" else [])
+        return ["--cfg=smpi/coll-selector:mpich"] + MPICH_NO_LAZY_SETUP + ["--cfg=smpi/" + selector]
+    return ["--cfg=smpi/coll-selector:" + selector] + (MPICH_NO_LAZY_SETUP if selector == "mpich" else [])
 
 
 def selector_serves(selector, collective):
@@ -171,6 +175,7 @@ def write_report(args, points, launches):
             "%.1f" % (mpi["mpich"] * 1e6) if "mpich" in mpi else "-",
             "%.1f" % (mpi["ompi"] * 1e6) if "ompi" in mpi else "-", mpi_best_selector,
             mpi[mpi_best_selector] * 1e6, cell_best, cell_auto, cell_settle, cell_init))
+    lines += memory_section(points)
     refused = sorted({(p["algorithm"], p["refused"].split(": ", 2)[-1]) for p in points if "refused" in p})
     wrong = sorted({(p["algorithm"], p["ranks"], p["block_bytes"]) for p in points if p.get("wrong", 0)})
     lines += ["", "## Refused, and wrong", ""]
@@ -180,6 +185,67 @@ def write_report(args, points, launches):
     with open(os.path.join(args.outdir, "report.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     plot(args, by_key)
+
+
+def fit(xs, ys):
+    """Least squares: (a, b, r2) of y = a + b x, and the exponent k of
+    y ~ x^k (the slope of log y against log x)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    a = my - b * mx
+    total = sum((y - my) ** 2 for y in ys)
+    r2 = 1 - sum((y - a - b * x) ** 2 for x, y in zip(xs, ys)) / total if total > 0 else 1.0
+    lx, ly = [math.log(x) for x in xs], [math.log(max(y, 1.0)) for y in ys]
+    mlx, mly = sum(lx) / n, sum(ly) / n
+    k = sum((x - mlx) * (y - mly) for x, y in zip(lx, ly)) / sum((x - mlx) ** 2 for x in lx)
+    return a, b, r2, k
+
+
+def memory_section(points):
+    """Heap bytes per rank (the mean over ranks) that a request holds, and
+    that the communicator holds once its requests are freed, against the
+    number of ranks, with a linear fit and the exponent of a power fit: at
+    most linear growth is an exponent of 1 or less."""
+    requests, comms = {}, {}
+    for p in points:
+        if "request_bytes" not in p or p.get("wrong", 0):
+            continue
+        # auto holds what its choice holds, and more while it races.
+        algorithm = p["algorithm"] if p["algorithm"] != "auto" else "auto (%s)" % p["ran"]
+        key = (p["collective"] if p["part"] == "all" else "%s (%s)" % (p["collective"], p["part"]), algorithm,
+               p["block_bytes"])
+        requests.setdefault(key, {})[p["ranks"]] = max(p["request_bytes"], requests.get(key, {}).get(p["ranks"], 0))
+        ckey = key[0]
+        comms.setdefault(ckey, {})[p["ranks"]] = max(p["comm_bytes"], comms.get(ckey, {}).get(p["ranks"], 0))
+    lines = ["", "## Memory per rank (heap bytes, the mean over ranks)", "",
+             "A request: what freeing it returns. A communicator: what it holds once its requests are freed, "
+             "the most after any point at that size (it keeps what its algorithms set up once). Fit over the "
+             "rank counts run: bytes = a + b x ranks (R²), and k of bytes ~ ranks^k: growth at most linear is "
+             "k ≤ 1. Under SMPI every rank is an actor of one process: the heap is read once for all and "
+             "divided by the ranks.", ""]
+    ranks = sorted({r for v in list(requests.values()) + list(comms.values()) for r in v})
+    if len(ranks) < 2:
+        return lines + ["- fewer than two rank counts: no fit", ""]
+    header = "| what | block | " + " | ".join("%d ranks" % r for r in ranks) + " | a + b x ranks (R²) | k |"
+    lines += [header, "|" + "---|" * (len(ranks) + 4)]
+
+    def row(label, block, values):
+        xs = sorted(values)
+        cells = " | ".join("%.0f" % values[r] if r in values else "-" for r in ranks)
+        if len(xs) >= 2:
+            a, b, r2, k = fit(xs, [values[x] for x in xs])
+            tail = "%.0f + %.1f x ranks (%.3f) | %.2f" % (a, b, r2, k)
+        else:
+            tail = "- | -"
+        lines.append("| %s | %s | %s | %s |" % (label, block, cells, tail))
+
+    for (collective, algorithm, block), values in sorted(requests.items()):
+        row("%s request: %s" % (collective, algorithm), human_bytes(block), values)
+    for collective, values in sorted(comms.items()):
+        row("%s communicator" % collective, "all", values)
+    return lines + [""]
 
 
 def plot(args, by_key):

@@ -27,11 +27,13 @@ endfunction()
 # machine's speed equal to the platform's, so computation counts as long as
 # it took here; MPICH's collective algorithms (SMPI's own defaults post
 # every message of a collective at once, which takes the simulator far
-# longer), except MPI_Bcast's, whose set-up of a communicator for its
-# node-aware algorithms fails with MPI_ERR_TRUNCATE where ranks reach it at
-# different calls (docs/simulation.md); no per-call log lines.
+# longer), except MPI_Bcast's and MPI_Allreduce's, which set a
+# communicator up for their node-aware algorithms at its first call: the
+# MPI_Bcast set-up fails with MPI_ERR_TRUNCATE where ranks reach it at
+# different calls, the MPI_Allreduce one costs a new communicator tens of
+# its calls (docs/simulation.md); no per-call log lines.
 set(MPIX_SMPIRUN_OPTIONS --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpich --cfg=smpi/bcast:binomial_tree
-    --log=root.thr:warning --log=xbt_cfg.thr:warning --log=smpi_config.thr:error)
+    --cfg=smpi/allreduce:rdb --log=root.thr:warning --log=xbt_cfg.thr:warning --log=smpi_config.thr:error)
 
 # mpix_add_sim_test(<name> TARGET t MACHINE m NODES n [RANKS_PER_NODE k] [ARGS ...] [TIMEOUT s]
 #                   [LABELS l...])
