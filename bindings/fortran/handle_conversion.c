@@ -2,23 +2,13 @@
  * What the Fortran module cannot do itself: turn mpi_f08's handles (the
  * integer in %MPI_VAL) into the C handles mpix.h takes, with the MPI's own
  * MPI_Comm_f2c / MPI_Type_f2c (macros on MPICH, functions on Open MPI), and
- * back for the communicator the library keeps; call the family inits by
- * libmpixrma's own addresses (library_entry.h); read a buffer's address from
+ * back for the communicator the library keeps; read a buffer's address from
  * its Fortran descriptor; and stand for C's MPI_STATUS_IGNORE. Each function
  * is the C call it names, with Fortran handles; nothing else.
  */
 #include <ISO_Fortran_binding.h>
 #include <mpi.h>
 #include <mpix/mpix.h>
-
-#include "library_entry.h"
-
-/* The family inits whose names the MPI may define too (library_entry.h),
- * resolved in libmpixrma on first use (a race writes the same value). */
-static void *entry(void **cached, const char *name) {
-    if (*cached == NULL) *cached = mpixrma_entry(name);
-    return *cached;
-}
 
 /* Where an assumed-rank buffer's elements are, if they are one block of
  * memory (a persistent request keeps this address); NULL if they are not. */
@@ -37,43 +27,27 @@ int mpix_fortran_comm_get_comm(const MPIX_Comm *xcomm, MPI_Fint *comm) {
     return rc;
 }
 
-/* A vector family's init (the entry named), with Fortran datatypes. */
-static int vector_init(void **cached, const char *name, const void *sendbuf, const int sendcounts[],
-                       const int sdispls[], MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
-                       const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
-                       MPIX_Request **request) {
-    const mpixrma_vector_init call = (mpixrma_vector_init)entry(cached, name);
-    if (call == NULL) return MPI_ERR_INTERN;
-    return call(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts, rdispls,
-                MPI_Type_f2c(recvtype), xcomm, info, request);
-}
-
 int mpix_fortran_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
                                 const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
                                 MPIX_Info *info, MPIX_Request **request) {
-    static void *init;
-    return vector_init(&init, "MPIX_Alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                       rdispls, recvtype, xcomm, info, request);
+    return MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts, rdispls,
+                               MPI_Type_f2c(recvtype), xcomm, info, request);
 }
 
 int mpix_fortran_alltoall_init(const void *sendbuf, int sendcount, MPI_Fint sendtype, void *recvbuf,
                                int recvcount, MPI_Fint recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
                                MPIX_Request **request) {
-    static void *init;
-    const mpixrma_alltoall_init call = (mpixrma_alltoall_init)entry(&init, "MPIX_Alltoall_init");
-    if (call == NULL) return MPI_ERR_INTERN;
-    return call(sendbuf, sendcount, MPI_Type_f2c(sendtype), recvbuf, recvcount, MPI_Type_f2c(recvtype), xcomm, info,
-                request);
+    return MPIX_Alltoall_init(sendbuf, sendcount, MPI_Type_f2c(sendtype), recvbuf, recvcount, MPI_Type_f2c(recvtype),
+                              xcomm, info, request);
 }
 
 int mpix_fortran_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                          MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
                                          const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
                                          MPIX_Info *info, MPIX_Request **request) {
-    static void *init;
-    return vector_init(&init, "MPIX_Neighbor_alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf,
-                       recvcounts, rdispls, recvtype, xcomm, info, request);
+    return MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts,
+                                        rdispls, MPI_Type_f2c(recvtype), xcomm, info, request);
 }
 
 /* The address of a Fortran variable passed by reference: how the module
@@ -85,3 +59,7 @@ const void *mpix_fortran_address(const void *variable) { return variable; }
 int mpix_fortran_wait(MPIX_Request *request) { return MPIX_Wait(request, MPI_STATUS_IGNORE); }
 
 int mpix_fortran_test(MPIX_Request *request, int *flag) { return MPIX_Test(request, flag, MPI_STATUS_IGNORE); }
+
+int mpix_fortran_waitall(int count, MPIX_Request *requests[]) {
+    return MPIX_Waitall(count, requests, MPI_STATUSES_IGNORE);
+}

@@ -31,8 +31,8 @@
 module mpix
   use, intrinsic :: iso_c_binding, only: c_int, c_ptr, c_null_ptr, c_char, c_null_char, &
                                           c_associated, c_intptr_t
-  use mpi_f08, only: MPI_Comm, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_SUCCESS, MPI_ERR_BUFFER, &
-                     MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_ADDRESS_KIND
+  use mpi_f08, only: MPI_Comm, MPI_Datatype, MPI_Status, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_SUCCESS, &
+                     MPI_ERR_BUFFER, MPI_ERR_ARG, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_ADDRESS_KIND
   implicit none
   private
 
@@ -57,11 +57,23 @@ module mpix
   type(MPIX_Request), parameter, public :: MPIX_REQUEST_NULL = MPIX_Request(c_null_ptr)
   type(MPIX_Comm), parameter, public :: MPIX_COMM_NULL = MPIX_Comm(c_null_ptr)
   integer, parameter, public :: MPIX_MAX_OBJECT_NAME = 64
+  integer, parameter, public :: MPIX_MAX_ERROR_STRING = 1024
+
+  !> Handles compare as MPI's do in mpi_f08: equal when they are the same
+  !> object (or both null).
+  interface operator(==)
+    module procedure comm_eq, request_eq, info_eq, win_eq
+  end interface
+  interface operator(/=)
+    module procedure comm_ne, request_ne, info_ne, win_ne
+  end interface
+  public :: operator(==), operator(/=)
 
   public :: MPIX_Comm_init, MPIX_Comm_free, MPIX_Comm_get_comm
-  public :: MPIX_Info_init, MPIX_Info_set, MPIX_Info_free
+  public :: MPIX_Info_init, MPIX_Info_set, MPIX_Info_get, MPIX_Info_free
   public :: MPIX_Alltoallv_init, MPIX_Alltoall_init, MPIX_Neighbor_alltoallv_init
-  public :: MPIX_Start, MPIX_Wait, MPIX_Test, MPIX_Request_free, MPIX_Request_get_algorithm
+  public :: MPIX_Start, MPIX_Startall, MPIX_Wait, MPIX_Waitall, MPIX_Test, MPIX_Request_free
+  public :: MPIX_Request_get_algorithm, MPIX_Error_string
   public :: MPIX_Alloc_mem, MPIX_Free_mem
 
   interface
@@ -85,14 +97,38 @@ module mpix
       type(c_ptr), value :: xcomm
       integer(c_int), intent(out) :: comm
     end function
-    integer(c_int) function c_info_init(info) bind(C, name="MPIX_Info_init")
+    integer(c_int) function c_info_init(info) bind(C, name="mpixrma_Info_init")
       import :: c_int, c_ptr
       type(c_ptr), intent(out) :: info
     end function
-    integer(c_int) function c_info_set(info, key, value) bind(C, name="MPIX_Info_set")
+    integer(c_int) function c_info_set(info, key, value) bind(C, name="mpixrma_Info_set")
       import :: c_int, c_ptr, c_char
       type(c_ptr), value :: info
       character(kind=c_char), dimension(*), intent(in) :: key, value
+    end function
+    integer(c_int) function c_info_get(info, key, valuelen, value, flag) bind(C, name="mpixrma_Info_get")
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: info
+      character(kind=c_char), dimension(*), intent(in) :: key
+      integer(c_int), value :: valuelen
+      character(kind=c_char), dimension(*), intent(out) :: value
+      integer(c_int), intent(out) :: flag
+    end function
+    integer(c_int) function c_error_string(code, string, resultlen) bind(C, name="mpixrma_Error_string")
+      import :: c_int, c_char
+      integer(c_int), value :: code
+      character(kind=c_char), dimension(*), intent(out) :: string
+      integer(c_int), intent(out) :: resultlen
+    end function
+    integer(c_int) function c_startall(count, requests) bind(C, name="mpixrma_Startall")
+      import :: c_int, c_ptr
+      integer(c_int), value :: count
+      type(c_ptr), dimension(*), intent(inout) :: requests
+    end function
+    integer(c_int) function c_waitall(count, requests) bind(C, name="mpix_fortran_waitall")
+      import :: c_int, c_ptr
+      integer(c_int), value :: count
+      type(c_ptr), dimension(*), intent(inout) :: requests
     end function
     integer(c_int) function c_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
                                             xcomm, info, request) bind(C, name="mpix_fortran_alltoall_init")
@@ -107,19 +143,19 @@ module mpix
       integer(c_int), intent(out) :: flag
     end function
     integer(c_int) function c_request_get_algorithm(request, name, resultlen) &
-        bind(C, name="MPIX_Request_get_algorithm")
+        bind(C, name="mpixrma_Request_get_algorithm")
       import :: c_int, c_ptr, c_char
       type(c_ptr), value :: request
       character(kind=c_char), dimension(*), intent(out) :: name
       integer(c_int), intent(out) :: resultlen
     end function
-    integer(c_int) function c_alloc_mem(size, info, baseptr) bind(C, name="MPIX_Alloc_mem")
+    integer(c_int) function c_alloc_mem(size, info, baseptr) bind(C, name="mpixrma_Alloc_mem")
       import :: c_int, c_ptr, c_intptr_t
       integer(c_intptr_t), value :: size
       type(c_ptr), value :: info
       type(c_ptr), intent(out) :: baseptr
     end function
-    integer(c_int) function c_free_mem(base) bind(C, name="MPIX_Free_mem")
+    integer(c_int) function c_free_mem(base) bind(C, name="mpixrma_Free_mem")
       import :: c_int, c_ptr
       type(c_ptr), value :: base
     end function
@@ -149,10 +185,10 @@ module mpix
       type(c_ptr), value :: request
     end function
   end interface
-  procedure(handle_free_c), bind(C, name="MPIX_Comm_free") :: c_comm_free
-  procedure(handle_free_c), bind(C, name="MPIX_Info_free") :: c_info_free
-  procedure(handle_free_c), bind(C, name="MPIX_Request_free") :: c_request_free
-  procedure(request_call_c), bind(C, name="MPIX_Start") :: c_start
+  procedure(handle_free_c), bind(C, name="mpixrma_Comm_free") :: c_comm_free
+  procedure(handle_free_c), bind(C, name="mpixrma_Info_free") :: c_info_free
+  procedure(handle_free_c), bind(C, name="mpixrma_Request_free") :: c_request_free
+  procedure(request_call_c), bind(C, name="mpixrma_Start") :: c_start
   procedure(request_call_c), bind(C, name="mpix_fortran_wait") :: c_wait
   procedure(vector_init_c), bind(C, name="mpix_fortran_alltoallv_init") :: c_alltoallv_init
   procedure(vector_init_c), bind(C, name="mpix_fortran_neighbor_alltoallv_init") :: c_neighbor_alltoallv_init
@@ -222,6 +258,35 @@ contains
     character(len=*), intent(in) :: key, value
     integer, optional, intent(out) :: ierror
     call set_error(c_info_set(info%handle, trim(key) // c_null_char, trim(value) // c_null_char), ierror)
+  end subroutine
+
+  !> MPIX_Info_get, as mpi_f08's MPI_Info_get: value gets at most valuelen
+  !> characters of key's value (blank-padded), flag whether key is set.
+  subroutine MPIX_Info_get(info, key, valuelen, value, flag, ierror)
+    type(MPIX_Info), intent(in) :: info
+    character(len=*), intent(in) :: key
+    integer, intent(in) :: valuelen
+    character(len=*), intent(out) :: value
+    logical, intent(out) :: flag
+    integer, optional, intent(out) :: ierror
+    character(kind=c_char) :: buffer(max(valuelen, 0) + 1)
+    integer(c_int) :: code, found
+    integer :: i
+    value = ""
+    flag = .false.
+    if (valuelen < 0) then
+      call set_error(int(MPI_ERR_ARG, c_int), ierror)
+      return
+    end if
+    code = c_info_get(info%handle, trim(key) // c_null_char, int(valuelen, c_int), buffer, found)
+    if (code == MPI_SUCCESS .and. found /= 0) then
+      flag = .true.
+      do i = 1, min(valuelen, len(value))
+        if (buffer(i) == c_null_char) exit
+        value(i:i) = buffer(i)
+      end do
+    end if
+    call set_error(code, ierror)
   end subroutine
 
   !> MPIX_Info_free.
@@ -305,6 +370,43 @@ contains
     call set_error(c_start(request%handle), ierror)
   end subroutine
 
+  !> MPIX_Startall: starts the count requests, as MPIX_Start in turn.
+  subroutine MPIX_Startall(count, requests, ierror)
+    integer, intent(in) :: count
+    type(MPIX_Request), intent(in) :: requests(count)
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: handles(count)
+    integer :: i
+    do i = 1, count
+      handles(i) = requests(i)%handle
+    end do
+    call set_error(c_startall(int(count, c_int), handles), ierror)
+  end subroutine
+
+  !> MPIX_Waitall; each status is empty, and statuses may be
+  !> MPI_STATUSES_IGNORE.
+  subroutine MPIX_Waitall(count, requests, statuses, ierror)
+    integer, intent(in) :: count
+    type(MPIX_Request), intent(in) :: requests(count)
+    type(MPI_Status) :: statuses(*)
+    integer, optional, intent(out) :: ierror
+    type(c_ptr) :: handles(count)
+    integer(c_int) :: code
+    integer :: i
+    do i = 1, count
+      handles(i) = requests(i)%handle
+    end do
+    code = c_waitall(int(count, c_int), handles)
+    if (code == MPI_SUCCESS .and. count > 0) then
+      if (.not. c_associated(c_status_address(statuses(1)), c_status_address(MPI_STATUSES_IGNORE(1)))) then
+        do i = 1, count
+          call set_empty(statuses(i))
+        end do
+      end if
+    end if
+    call set_error(code, ierror)
+  end subroutine
+
   ! The status of a completed persistent collective: empty, as MPI defines it.
   subroutine set_empty(status)
     type(MPI_Status), intent(inout) :: status
@@ -373,6 +475,72 @@ contains
     end if
     call set_error(code, ierror)
   end subroutine
+
+  !> MPIX_Error_string: the message of a code the library returned (the
+  !> argument, its value and the rank), blank-padded; MPI's own text for
+  !> MPI's codes.
+  subroutine MPIX_Error_string(errorcode, string, resultlen, ierror)
+    integer, intent(in) :: errorcode
+    character(len=*), intent(out) :: string
+    integer, intent(out) :: resultlen
+    integer, optional, intent(out) :: ierror
+    character(kind=c_char) :: buffer(MPIX_MAX_ERROR_STRING)
+    integer(c_int) :: code, length
+    integer :: i
+    code = c_error_string(int(errorcode, c_int), buffer, length)
+    string = ""
+    resultlen = 0
+    if (code == MPI_SUCCESS) then
+      resultlen = min(int(length), len(string))
+      do i = 1, resultlen
+        string(i:i) = buffer(i)
+      end do
+    end if
+    call set_error(code, ierror)
+  end subroutine
+
+  logical function comm_eq(a, b)
+    type(MPIX_Comm), intent(in) :: a, b
+    comm_eq = same(a%handle, b%handle)
+  end function
+  logical function comm_ne(a, b)
+    type(MPIX_Comm), intent(in) :: a, b
+    comm_ne = .not. same(a%handle, b%handle)
+  end function
+  logical function request_eq(a, b)
+    type(MPIX_Request), intent(in) :: a, b
+    request_eq = same(a%handle, b%handle)
+  end function
+  logical function request_ne(a, b)
+    type(MPIX_Request), intent(in) :: a, b
+    request_ne = .not. same(a%handle, b%handle)
+  end function
+  logical function info_eq(a, b)
+    type(MPIX_Info), intent(in) :: a, b
+    info_eq = same(a%handle, b%handle)
+  end function
+  logical function info_ne(a, b)
+    type(MPIX_Info), intent(in) :: a, b
+    info_ne = .not. same(a%handle, b%handle)
+  end function
+  logical function win_eq(a, b)
+    type(MPIX_Win), intent(in) :: a, b
+    win_eq = same(a%handle, b%handle)
+  end function
+  logical function win_ne(a, b)
+    type(MPIX_Win), intent(in) :: a, b
+    win_ne = .not. same(a%handle, b%handle)
+  end function
+
+  ! Whether two handles are the same object, null ones included.
+  logical function same(a, b)
+    type(c_ptr), intent(in) :: a, b
+    if (c_associated(a)) then
+      same = c_associated(a, b)
+    else
+      same = .not. c_associated(b)
+    end if
+  end function
 
   !> MPIX_Alloc_mem: size bytes that node peers can map; baseptr is its
   !> address (c_f_pointer gives it a Fortran shape).

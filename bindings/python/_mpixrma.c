@@ -24,12 +24,9 @@
 #include <mpix/mpix.h>
 #include <string.h>
 
-#include "library_entry.h"
-
-/* The family inits whose names the MPI may define too (library_entry.h),
- * resolved in libmpixrma when the module is imported. */
-static mpixrma_vector_init alltoallv_init_entry, neighbor_alltoallv_init_entry;
-static mpixrma_alltoall_init alltoall_init_entry;
+/* The shape of the two vector families' inits. */
+typedef int (*vector_init_function)(const void *, const int[], const int[], MPI_Datatype, void *, const int[],
+                                    const int[], MPI_Datatype, MPIX_Comm *, MPIX_Info *, MPIX_Request **);
 
 static PyObject *mpix_error; /* mpixrma.Error */
 
@@ -389,9 +386,9 @@ static PyObject *vector_init(PyObject *module, PyObject *args) {
     if (!PyArg_ParseTuple(args, "sOOOOOOOOOO", &family, &send_object, &sendcounts, &sdispls, &sendtype,
                           &recv_object, &recvcounts, &rdispls, &recvtype, &comm, &info_dict))
         return NULL;
-    mpixrma_vector_init init = NULL;
-    if (strcmp(family, "alltoallv") == 0) init = alltoallv_init_entry;
-    if (strcmp(family, "neighbor_alltoallv") == 0) init = neighbor_alltoallv_init_entry;
+    vector_init_function init = NULL;
+    if (strcmp(family, "alltoallv") == 0) init = MPIX_Alltoallv_init;
+    if (strcmp(family, "neighbor_alltoallv") == 0) init = MPIX_Neighbor_alltoallv_init;
     if (init == NULL) return PyErr_Format(PyExc_ValueError, "no vector family '%s'", family);
     MPI_Datatype stype, rtype;
     if (datatypes(sendtype, recvtype, &stype, &rtype) != 0) return NULL;
@@ -429,7 +426,7 @@ static PyObject *alltoall_init(PyObject *module, PyObject *args) {
     if (self == NULL) return NULL;
     MPIX_Info *info = NULL;
     if (info_from(info_dict, &info) == 0) {
-        const int code = alltoall_init_entry(self->has_send ? self->send.buf : MPI_IN_PLACE, sendcount, stype,
+        const int code = MPIX_Alltoall_init(self->has_send ? self->send.buf : MPI_IN_PLACE, sendcount, stype,
                                             self->recv.buf, recvcount, rtype, ((Comm *)comm)->comm, info,
                                             &self->request);
         if (info != NULL) MPIX_Info_free(&info);
@@ -491,13 +488,6 @@ static struct PyModuleDef module_definition = {PyModuleDef_HEAD_INIT, "_mpixrma"
                                                module_methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__mpixrma(void) {
-    alltoallv_init_entry = (mpixrma_vector_init)mpixrma_entry("MPIX_Alltoallv_init");
-    neighbor_alltoallv_init_entry = (mpixrma_vector_init)mpixrma_entry("MPIX_Neighbor_alltoallv_init");
-    alltoall_init_entry = (mpixrma_alltoall_init)mpixrma_entry("MPIX_Alltoall_init");
-    if (alltoallv_init_entry == NULL || neighbor_alltoallv_init_entry == NULL || alltoall_init_entry == NULL) {
-        PyErr_SetString(PyExc_ImportError, "mpixrma: libmpixrma's entry points were not found");
-        return NULL;
-    }
     if (PyType_Ready(&CommType) < 0 || PyType_Ready(&RequestType) < 0) return NULL;
     PyObject *module = PyModule_Create(&module_definition);
     if (module == NULL) return NULL;

@@ -1,8 +1,9 @@
 ! The Fortran module `mpix` in a program: a persistent Alltoallv, a
 ! persistent Alltoall and a neighbourhood Alltoallv on a ring, each started
-! and waited on a few times with new data, every result compared with MPI's
-! own call (MPI_Alltoallv, MPI_Alltoall, MPI_Neighbor_alltoallv) on the
-! same data. Prints "persistent_exchanges: ok" on rank 0, or WRONG with
+! and waited on a few times with new data, two Alltoalls started and
+! completed together, every result compared with MPI's own call
+! (MPI_Alltoallv, MPI_Alltoall, MPI_Neighbor_alltoallv) on the same data;
+! hints read back, and an error's message. Prints "persistent_exchanges: ok" on rank 0, or WRONG with
 ! what differed. Built in the tree (examples/) and, by the install test,
 ! from the installed package (find_package(mpixrma) with Fortran enabled).
 program persistent_exchanges
@@ -11,7 +12,13 @@ program persistent_exchanges
   implicit none
   integer, parameter :: iterations = 3
   type(MPIX_Comm) :: xcomm, ring_xcomm
-  type(MPIX_Request) :: request
+  type(MPIX_Request) :: request, requests(2)
+  type(MPIX_Info) :: info
+  type(MPI_Status) :: statuses(2)
+  character(len=MPIX_MAX_ERROR_STRING) :: message
+  character(len=MPIX_MAX_OBJECT_NAME) :: value
+  logical :: found
+  integer, allocatable, target :: jsend(:), jrecv(:), jexpected(:)
   type(MPI_Comm) :: ring
   type(MPI_Status) :: status
   type(MPI_Datatype) :: pair
@@ -99,8 +106,50 @@ program persistent_exchanges
   end if
   call MPI_Type_free(pair)
 
-  ! A section with a stride is not one block of memory: refused, not copied.
+  ! Two Alltoalls started and completed together, one of them built with a
+  ! hint that its info gives back; the handles compare as mpi_f08's do.
+  call MPIX_Info_init(info)
+  call MPIX_Info_set(info, "mpix_alltoall_algorithm", "native")
+  call MPIX_Info_get(info, "mpix_alltoall_algorithm", MPIX_MAX_OBJECT_NAME, value, found)
+  call expect(found .and. value == "native", "MPIX_Info_get did not give back the value set")
+  call MPIX_Info_get(info, "mpix_no_such_key", 8, value, found)
+  call expect(.not. found, "MPIX_Info_get found a key that was never set")
+  deallocate(isend, irecv)
+  allocate(isend(2 * ranks), irecv(2 * ranks), jsend(ranks), jrecv(ranks), jexpected(ranks))
+  deallocate(iexpected)
+  allocate(iexpected(2 * ranks))
+  call MPIX_Alltoall_init(isend, 2, MPI_INTEGER, irecv, 2, MPI_INTEGER, xcomm, info, requests(1))
+  call MPIX_Alltoall_init(jsend, 1, MPI_INTEGER, jrecv, 1, MPI_INTEGER, xcomm, MPIX_INFO_NULL, requests(2))
+  call MPIX_Info_free(info)
+  call expect(requests(1) /= requests(2) .and. requests(1) == requests(1) .and. info == MPIX_INFO_NULL, &
+              "handles do not compare as they should")
+  do it = 1, iterations
+    isend = [(100 * rank + 3 * it + i, i = 1, size(isend))]
+    jsend = [(-100 * rank - 5 * it - i, i = 1, size(jsend))]
+    statuses(:)%MPI_SOURCE = -7
+    call MPIX_Startall(2, requests)
+    call MPIX_Waitall(2, requests, statuses)
+    call expect(all(statuses(:)%MPI_SOURCE == MPI_ANY_SOURCE), "MPIX_Waitall did not return empty statuses")
+    call MPI_Alltoall(isend, 2, MPI_INTEGER, iexpected, 2, MPI_INTEGER, MPI_COMM_WORLD)
+    call MPI_Alltoall(jsend, 1, MPI_INTEGER, jexpected, 1, MPI_INTEGER, MPI_COMM_WORLD)
+    call expect(all(irecv == iexpected) .and. all(jrecv == jexpected), &
+                "Startall/Waitall: data differs from MPI_Alltoall")
+  end do
+  call MPIX_Startall(2, requests)
+  call MPIX_Waitall(2, requests, MPI_STATUSES_IGNORE)
+  call MPIX_Request_free(requests(1))
+  call MPIX_Request_free(requests(2))
+  call expect(requests(1) == MPIX_REQUEST_NULL, "a freed request is not MPIX_REQUEST_NULL")
+
+  ! An argument error: its code, and the library's message for it.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  call MPIX_Alltoall_init(jsend, 1, MPI_INTEGER, jrecv, -4, MPI_INTEGER, xcomm, MPIX_INFO_NULL, request, ierror)
+  call expect(ierror /= MPI_SUCCESS, "a negative recvcount was accepted")
+  call MPIX_Error_string(ierror, message, length)
+  call expect(index(message(1:length), "recvcount = -4 is negative") > 0, &
+              "MPIX_Error_string gave: " // message(1:length))
+
+  ! A section with a stride is not one block of memory: refused, not copied.
   call MPIX_Alltoall_init(matrix(1, :), 1, MPI_DOUBLE_PRECISION, matrix(2, :), 1, MPI_DOUBLE_PRECISION, &
                           xcomm, MPIX_INFO_NULL, request, ierror)
   call expect(ierror == MPI_ERR_BUFFER, "a strided buffer was not refused with MPI_ERR_BUFFER")
@@ -128,6 +177,7 @@ program persistent_exchanges
   call MPI_Comm_free(ring)
   call MPIX_Comm_free(xcomm)
   deallocate(sendcounts, sdispls, recvcounts, rdispls, send, recv, expected, isend, irecv, iexpected)
+  deallocate(jsend, jrecv, jexpected)
 
   call MPI_Allreduce(MPI_IN_PLACE, wrong, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0 .and. wrong == 0) print '(a, i0, a, a)', "persistent_exchanges: ok at ", ranks, &

@@ -25,6 +25,19 @@
 
 #include "mpix/version.h"
 
+/* Every function below is called by a binary symbol of the library's own,
+ * mpixrma_ and the name without MPIX_ (MPIX_Alltoall_init is
+ * mpixrma_Alltoall_init): the MPIX_ names are the MPI implementations' own
+ * prefix, and Open MPI's libmpi exports MPIX_Alltoall_init and others with
+ * other signatures, which a program linked with libmpi first would call.
+ * Through this header a program cannot reach those by mistake, in C, in
+ * C++ or from a binding (docs/symbols.md). */
+#if defined(__GNUC__) || defined(__clang__)
+#define MPIX_SYMBOL(name) __asm__("mpixrma_" #name)
+#else
+#error "mpix.h names the library's symbols with GNU asm labels: compile with GCC, Clang, or a compiler of theirs"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -62,7 +75,7 @@ typedef struct MPIX_Win MPIX_Win;
  * \local_before_init
  * \threadsafe_always
  */
-int MPIX_Get_version(int *major, int *minor, int *patch);
+int MPIX_Get_version(int *major, int *minor, int *patch) MPIX_SYMBOL(Get_version);
 
 /**
  * \brief A line naming the library's version and the MPI it was built with.
@@ -74,7 +87,7 @@ int MPIX_Get_version(int *major, int *minor, int *patch);
  * \local_before_init
  * \threadsafe_always
  */
-int MPIX_Get_library_version(char version[MPIX_MAX_LIBRARY_VERSION_STRING], int *resultlen);
+int MPIX_Get_library_version(char version[MPIX_MAX_LIBRARY_VERSION_STRING], int *resultlen) MPIX_SYMBOL(Get_library_version);
 /** @} */
 
 /** \defgroup errors Errors
@@ -99,7 +112,7 @@ enum MPIX_Error_kind {
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Error_class_of(int kind);
+int MPIX_Error_class_of(int kind) MPIX_SYMBOL(Error_class_of);
 /** Error class: an invalid MPIX_* environment variable or tuning file. */
 #define MPIX_ERR_CONFIG (MPIX_Error_class_of(MPIX_ERRKIND_CONFIG))
 /** Error class: an unknown, unsupported or mismatched algorithm. */
@@ -118,7 +131,7 @@ int MPIX_Error_class_of(int kind);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Error_string(int errorcode, char *string, int *resultlen);
+int MPIX_Error_string(int errorcode, char *string, int *resultlen) MPIX_SYMBOL(Error_string);
 /** @} */
 
 /** \defgroup comm Communicators
@@ -140,7 +153,7 @@ int MPIX_Error_string(int errorcode, char *string, int *resultlen);
  * \collective{comm}
  * \threadsafe
  */
-int MPIX_Comm_init(MPIX_Comm **xcomm, MPI_Comm comm);
+int MPIX_Comm_init(MPIX_Comm **xcomm, MPI_Comm comm) MPIX_SYMBOL(Comm_init);
 
 /**
  * \brief Frees the library's communicator and everything it holds.
@@ -152,7 +165,7 @@ int MPIX_Comm_init(MPIX_Comm **xcomm, MPI_Comm comm);
  * \collective{xcomm}
  * \threadsafe
  */
-int MPIX_Comm_free(MPIX_Comm **xcomm);
+int MPIX_Comm_free(MPIX_Comm **xcomm) MPIX_SYMBOL(Comm_free);
 
 /**
  * \brief The library's private duplicate of the user's communicator.
@@ -162,7 +175,7 @@ int MPIX_Comm_free(MPIX_Comm **xcomm);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Comm_get_comm(const MPIX_Comm *xcomm, MPI_Comm *comm);
+int MPIX_Comm_get_comm(const MPIX_Comm *xcomm, MPI_Comm *comm) MPIX_SYMBOL(Comm_get_comm);
 
 /**
  * \brief This rank's place in the node layout.
@@ -176,7 +189,7 @@ int MPIX_Comm_get_comm(const MPIX_Comm *xcomm, MPI_Comm *comm);
  * \threadsafe
  */
 int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *node_size,
-                       int *num_nodes);
+                       int *num_nodes) MPIX_SYMBOL(Comm_get_node);
 /** @} */
 
 /** \defgroup info Hints
@@ -201,7 +214,7 @@ int MPIX_Comm_get_node(const MPIX_Comm *xcomm, int *node, int *node_rank, int *n
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Info_init(MPIX_Info **info);
+int MPIX_Info_init(MPIX_Info **info) MPIX_SYMBOL(Info_init);
 
 /**
  * \brief Sets a key, replacing its value.
@@ -213,7 +226,7 @@ int MPIX_Info_init(MPIX_Info **info);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Info_set(MPIX_Info *info, const char *key, const char *value);
+int MPIX_Info_set(MPIX_Info *info, const char *key, const char *value) MPIX_SYMBOL(Info_set);
 
 /**
  * \brief Frees an info object.
@@ -222,7 +235,7 @@ int MPIX_Info_set(MPIX_Info *info, const char *key, const char *value);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Info_free(MPIX_Info **info);
+int MPIX_Info_free(MPIX_Info **info) MPIX_SYMBOL(Info_free);
 
 /**
  * \brief Reads a key, with MPI_Info_get's contract.
@@ -235,7 +248,7 @@ int MPIX_Info_free(MPIX_Info **info);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Info_get(const MPIX_Info *info, const char *key, int valuelen, char *value, int *flag);
+int MPIX_Info_get(const MPIX_Info *info, const char *key, int valuelen, char *value, int *flag) MPIX_SYMBOL(Info_get);
 /** @} */
 
 /** \defgroup collectives Persistent exchanges
@@ -282,7 +295,7 @@ int MPIX_Info_get(const MPIX_Info *info, const char *key, int valuelen, char *va
 int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                         const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
-                        MPIX_Info *info, MPIX_Request **request);
+                        MPIX_Info *info, MPIX_Request **request) MPIX_SYMBOL(Alltoallv_init);
 
 /**
  * \brief Persistent MPI_Alltoall, shaped like MPI-4's MPI_Alltoall_init.
@@ -313,7 +326,7 @@ int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
  */
 int MPIX_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                        int recvcount, MPI_Datatype recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
-                       MPIX_Request **request);
+                       MPIX_Request **request) MPIX_SYMBOL(Alltoall_init);
 
 /**
  * \brief Persistent neighbourhood Alltoallv, shaped like MPI-4's
@@ -351,7 +364,7 @@ int MPIX_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 int MPIX_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                  const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
-                                 MPIX_Info *info, MPIX_Request **request);
+                                 MPIX_Info *info, MPIX_Request **request) MPIX_SYMBOL(Neighbor_alltoallv_init);
 
 /**
  * \brief Sparse pattern discovery: who sends to this rank, and how much.
@@ -378,7 +391,7 @@ int MPIX_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], co
  */
 int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destinations[],
                                   const int sendcounts[], MPI_Info info, int reorder,
-                                  MPI_Comm *graph_comm);
+                                  MPI_Comm *graph_comm) MPIX_SYMBOL(Dist_graph_create_sparse);
 
 /**
  * \brief The sparse exchange with data, shaped like MPI Advance's
@@ -426,7 +439,7 @@ int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destin
 int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], const int sdispls[],
                        MPI_Datatype sendtype, const void *sendvals, int *recv_nnz, int **src,
                        int **recvcounts, int **rdispls, MPI_Datatype recvtype, void **recvvals,
-                       MPIX_Comm *xcomm, MPIX_Info *info);
+                       MPIX_Comm *xcomm, MPIX_Info *info) MPIX_SYMBOL(Alltoallv_crs);
 
 /**
  * \brief Frees what the library allocated for the caller (MPIX_Alltoallv_crs's
@@ -436,7 +449,7 @@ int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], c
  * \local_before_init
  * \threadsafe_always
  */
-int MPIX_Free(void *memory);
+int MPIX_Free(void *memory) MPIX_SYMBOL(Free);
 
 /**
  * \brief MPI Advance's entry point for the paper's Algorithm 1:
@@ -520,7 +533,7 @@ int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const i
  * \local_before_init
  * \threadsafe_always
  */
-int MPIX_Alltoallv_algorithm_count(int *count);
+int MPIX_Alltoallv_algorithm_count(int *count) MPIX_SYMBOL(Alltoallv_algorithm_count);
 
 /**
  * \brief One registered Alltoallv algorithm: its name, what it is, what it
@@ -533,7 +546,7 @@ int MPIX_Alltoallv_algorithm_count(int *count);
  * \local_before_init
  * \threadsafe_always
  */
-int MPIX_Alltoallv_algorithm(int index, const char **name, const char **description, int *capabilities);
+int MPIX_Alltoallv_algorithm(int index, const char **name, const char **description, int *capabilities) MPIX_SYMBOL(Alltoallv_algorithm);
 
 /**
  * \brief How many neighbourhood Alltoallv algorithms are registered.
@@ -543,7 +556,7 @@ int MPIX_Alltoallv_algorithm(int index, const char **name, const char **descript
  * \local_before_init
  * \threadsafe_always
  */
-int MPIX_Neighbor_alltoallv_algorithm_count(int *count);
+int MPIX_Neighbor_alltoallv_algorithm_count(int *count) MPIX_SYMBOL(Neighbor_alltoallv_algorithm_count);
 
 /**
  * \brief One registered neighbourhood Alltoallv algorithm.
@@ -556,7 +569,7 @@ int MPIX_Neighbor_alltoallv_algorithm_count(int *count);
  * \threadsafe_always
  */
 int MPIX_Neighbor_alltoallv_algorithm(int index, const char **name, const char **description,
-                                      int *capabilities);
+                                      int *capabilities) MPIX_SYMBOL(Neighbor_alltoallv_algorithm);
 
 /**
  * \brief How many Alltoall algorithms are registered.
@@ -566,7 +579,7 @@ int MPIX_Neighbor_alltoallv_algorithm(int index, const char **name, const char *
  * \local_before_init
  * \threadsafe_always
  */
-int MPIX_Alltoall_algorithm_count(int *count);
+int MPIX_Alltoall_algorithm_count(int *count) MPIX_SYMBOL(Alltoall_algorithm_count);
 
 /**
  * \brief One registered Alltoall algorithm.
@@ -578,7 +591,7 @@ int MPIX_Alltoall_algorithm_count(int *count);
  * \local_before_init
  * \threadsafe_always
  */
-int MPIX_Alltoall_algorithm(int index, const char **name, const char **description, int *capabilities);
+int MPIX_Alltoall_algorithm(int index, const char **name, const char **description, int *capabilities) MPIX_SYMBOL(Alltoall_algorithm);
 /** @} */
 
 /** \defgroup requests Requests
@@ -595,7 +608,7 @@ int MPIX_Alltoall_algorithm(int index, const char **name, const char **descripti
  * \local_op
  * \threadsafe
  */
-int MPIX_Start(MPIX_Request *request);
+int MPIX_Start(MPIX_Request *request) MPIX_SYMBOL(Start);
 
 /**
  * \brief Starts several persistent requests, in order.
@@ -607,7 +620,7 @@ int MPIX_Start(MPIX_Request *request);
  * \local_op
  * \threadsafe
  */
-int MPIX_Startall(int count, MPIX_Request *requests[]);
+int MPIX_Startall(int count, MPIX_Request *requests[]) MPIX_SYMBOL(Startall);
 
 /**
  * \brief MPIX_Start on other buffers, laid out as those given at init.
@@ -625,7 +638,7 @@ int MPIX_Startall(int count, MPIX_Request *requests[]);
  * \local_op
  * \threadsafe
  */
-int MPIX_Start_with_buffers(MPIX_Request *request, const void *sendbuf, void *recvbuf);
+int MPIX_Start_with_buffers(MPIX_Request *request, const void *sendbuf, void *recvbuf) MPIX_SYMBOL(Start_with_buffers);
 
 /**
  * \brief Whether a request has completed, advancing it.
@@ -638,7 +651,7 @@ int MPIX_Start_with_buffers(MPIX_Request *request, const void *sendbuf, void *re
  * \local_op
  * \threadsafe
  */
-int MPIX_Test(MPIX_Request *request, int *flag, MPI_Status *status);
+int MPIX_Test(MPIX_Request *request, int *flag, MPI_Status *status) MPIX_SYMBOL(Test);
 
 /**
  * \brief Waits until a request completes.
@@ -650,7 +663,7 @@ int MPIX_Test(MPIX_Request *request, int *flag, MPI_Status *status);
  * \local_op
  * \threadsafe
  */
-int MPIX_Wait(MPIX_Request *request, MPI_Status *status);
+int MPIX_Wait(MPIX_Request *request, MPI_Status *status) MPIX_SYMBOL(Wait);
 
 /**
  * \brief Waits until every request completes.
@@ -661,7 +674,7 @@ int MPIX_Wait(MPIX_Request *request, MPI_Status *status);
  * \local_op
  * \threadsafe
  */
-int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status statuses[]);
+int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status statuses[]) MPIX_SYMBOL(Waitall);
 
 /**
  * \brief Frees an inactive request.
@@ -675,7 +688,7 @@ int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status statuses[]);
  * \collective{the request's communicator (an exchange)}
  * \threadsafe
  */
-int MPIX_Request_free(MPIX_Request **request);
+int MPIX_Request_free(MPIX_Request **request) MPIX_SYMBOL(Request_free);
 
 /**
  * \brief The registry name of the algorithm that runs this request now.
@@ -689,7 +702,7 @@ int MPIX_Request_free(MPIX_Request **request);
  * \threadsafe
  */
 int MPIX_Request_get_algorithm(const MPIX_Request *request, char name[MPIX_MAX_OBJECT_NAME],
-                               int *resultlen);
+                               int *resultlen) MPIX_SYMBOL(Request_get_algorithm);
 
 /**
  * \brief Whether the request runs its chosen algorithm.
@@ -703,7 +716,7 @@ int MPIX_Request_get_algorithm(const MPIX_Request *request, char name[MPIX_MAX_O
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Request_is_settled(const MPIX_Request *request, int *flag);
+int MPIX_Request_is_settled(const MPIX_Request *request, int *flag) MPIX_SYMBOL(Request_is_settled);
 /** @} */
 
 /** \defgroup windows RMA windows
@@ -745,7 +758,7 @@ int MPIX_Request_is_settled(const MPIX_Request *request, int *flag);
  * \threadsafe
  */
 int MPIX_Win_create(void *base, MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *xcomm,
-                    MPIX_Win **win);
+                    MPIX_Win **win) MPIX_SYMBOL(Win_create);
 
 /**
  * \brief A window over new memory node peers reach by load/store, as
@@ -765,7 +778,7 @@ int MPIX_Win_create(void *base, MPI_Aint size, int disp_unit, MPIX_Info *info, M
  * \threadsafe
  */
 int MPIX_Win_allocate(MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *xcomm, void *baseptr,
-                      MPIX_Win **win);
+                      MPIX_Win **win) MPIX_SYMBOL(Win_allocate);
 
 /**
  * \brief A window without memory, as MPI_Win_create_dynamic: attach memory
@@ -778,7 +791,7 @@ int MPIX_Win_allocate(MPI_Aint size, int disp_unit, MPIX_Info *info, MPIX_Comm *
  * \collective{xcomm}
  * \threadsafe
  */
-int MPIX_Win_create_dynamic(MPIX_Info *info, MPIX_Comm *xcomm, MPIX_Win **win);
+int MPIX_Win_create_dynamic(MPIX_Info *info, MPIX_Comm *xcomm, MPIX_Win **win) MPIX_SYMBOL(Win_create_dynamic);
 
 /**
  * \brief Attaches memory to a dynamic window, as MPI_Win_attach.
@@ -789,7 +802,7 @@ int MPIX_Win_create_dynamic(MPIX_Info *info, MPIX_Comm *xcomm, MPIX_Win **win);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Win_attach(MPIX_Win *win, void *base, MPI_Aint size);
+int MPIX_Win_attach(MPIX_Win *win, void *base, MPI_Aint size) MPIX_SYMBOL(Win_attach);
 
 /**
  * \brief Detaches memory from a dynamic window, as MPI_Win_detach.
@@ -799,7 +812,7 @@ int MPIX_Win_attach(MPIX_Win *win, void *base, MPI_Aint size);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Win_detach(MPIX_Win *win, const void *base);
+int MPIX_Win_detach(MPIX_Win *win, const void *base) MPIX_SYMBOL(Win_detach);
 
 /**
  * \brief Frees a window.
@@ -811,7 +824,7 @@ int MPIX_Win_detach(MPIX_Win *win, const void *base);
  * \collective{the window's communicator (created windows)}
  * \threadsafe
  */
-int MPIX_Win_free(MPIX_Win **win);
+int MPIX_Win_free(MPIX_Win **win) MPIX_SYMBOL(Win_free);
 
 /**
  * \brief The window's effective hints.
@@ -821,7 +834,7 @@ int MPIX_Win_free(MPIX_Win **win);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Win_get_info(const MPIX_Win *win, MPIX_Info **info_used);
+int MPIX_Win_get_info(const MPIX_Win *win, MPIX_Info **info_used) MPIX_SYMBOL(Win_get_info);
 
 /**
  * \brief A second handle to the same window and memory with other hints.
@@ -834,7 +847,7 @@ int MPIX_Win_get_info(const MPIX_Win *win, MPIX_Info **info_used);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Win_dup_with_info(MPIX_Win *parentwin, MPIX_Info *info, MPIX_Win **newwin);
+int MPIX_Win_dup_with_info(MPIX_Win *parentwin, MPIX_Info *info, MPIX_Win **newwin) MPIX_SYMBOL(Win_dup_with_info);
 /** @} */
 
 /** \defgroup rma RMA operations
@@ -857,7 +870,7 @@ int MPIX_Win_dup_with_info(MPIX_Win *parentwin, MPIX_Info *info, MPIX_Win **neww
  * \threadsafe
  */
 int MPIX_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win);
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win) MPIX_SYMBOL(Put);
 
 /**
  * \brief Gets target data into the origin buffer, as MPI_Get.
@@ -876,7 +889,7 @@ int MPIX_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
  * \threadsafe
  */
 int MPIX_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win);
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win) MPIX_SYMBOL(Get);
 
 /**
  * \brief Combines origin data into the target window, as MPI_Accumulate.
@@ -897,7 +910,7 @@ int MPIX_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
  */
 int MPIX_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
-                    MPIX_Win *win);
+                    MPIX_Win *win) MPIX_SYMBOL(Accumulate);
 
 /**
  * \brief MPIX_Put with a request that completes on local completion (the origin buffer may be reused).
@@ -918,7 +931,7 @@ int MPIX_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
  */
 int MPIX_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win,
-              MPIX_Request **request);
+              MPIX_Request **request) MPIX_SYMBOL(Rput);
 
 /**
  * \brief MPIX_Put with a request that completes on remote completion (the data is at the target).
@@ -939,7 +952,7 @@ int MPIX_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
  */
 int MPIX_Rrput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPIX_Win *win,
-               MPIX_Request **request);
+               MPIX_Request **request) MPIX_SYMBOL(Rrput);
 /** @} */
 
 /** \defgroup sync RMA synchronization
@@ -954,7 +967,7 @@ int MPIX_Rrput(const void *origin_addr, int origin_count, MPI_Datatype origin_da
  * \collective{the window's communicator}
  * \threadsafe
  */
-int MPIX_Win_fence(int assert, MPIX_Win *win);
+int MPIX_Win_fence(int assert, MPIX_Win *win) MPIX_SYMBOL(Win_fence);
 
 /**
  * \brief Exposes the window to a group of origins, as MPI_Win_post.
@@ -965,7 +978,7 @@ int MPIX_Win_fence(int assert, MPIX_Win *win);
  * \collective{the group and its origins}
  * \threadsafe
  */
-int MPIX_Win_post(MPI_Group group, int assert, MPIX_Win *win);
+int MPIX_Win_post(MPI_Group group, int assert, MPIX_Win *win) MPIX_SYMBOL(Win_post);
 
 /**
  * \brief Opens an access epoch to a group of targets, as MPI_Win_start.
@@ -976,7 +989,7 @@ int MPIX_Win_post(MPI_Group group, int assert, MPIX_Win *win);
  * \collective{the group and its targets}
  * \threadsafe
  */
-int MPIX_Win_start(MPI_Group group, int assert, MPIX_Win *win);
+int MPIX_Win_start(MPI_Group group, int assert, MPIX_Win *win) MPIX_SYMBOL(Win_start);
 
 /**
  * \brief Ends the access epoch MPIX_Win_start opened, as MPI_Win_complete.
@@ -985,7 +998,7 @@ int MPIX_Win_start(MPI_Group group, int assert, MPIX_Win *win);
  * \collective{the group and its targets}
  * \threadsafe
  */
-int MPIX_Win_complete(MPIX_Win *win);
+int MPIX_Win_complete(MPIX_Win *win) MPIX_SYMBOL(Win_complete);
 
 /**
  * \brief Ends the exposure epoch MPIX_Win_post opened, as MPI_Win_wait.
@@ -994,7 +1007,7 @@ int MPIX_Win_complete(MPIX_Win *win);
  * \collective{the group and its origins}
  * \threadsafe
  */
-int MPIX_Win_wait(MPIX_Win *win);
+int MPIX_Win_wait(MPIX_Win *win) MPIX_SYMBOL(Win_wait);
 
 /**
  * \brief Opens a passive-target epoch at one target, as MPI_Win_lock.
@@ -1006,7 +1019,7 @@ int MPIX_Win_wait(MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_lock(int lock_type, int rank, int assert, MPIX_Win *win);
+int MPIX_Win_lock(int lock_type, int rank, int assert, MPIX_Win *win) MPIX_SYMBOL(Win_lock);
 
 /**
  * \brief Completes every operation to a target and ends its epoch, as MPI_Win_unlock.
@@ -1016,7 +1029,7 @@ int MPIX_Win_lock(int lock_type, int rank, int assert, MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_unlock(int rank, MPIX_Win *win);
+int MPIX_Win_unlock(int rank, MPIX_Win *win) MPIX_SYMBOL(Win_unlock);
 
 /**
  * \brief Opens a shared passive-target epoch at every target, as MPI_Win_lock_all.
@@ -1026,7 +1039,7 @@ int MPIX_Win_unlock(int rank, MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_lock_all(int assert, MPIX_Win *win);
+int MPIX_Win_lock_all(int assert, MPIX_Win *win) MPIX_SYMBOL(Win_lock_all);
 
 /**
  * \brief Completes every operation and ends the epoch MPIX_Win_lock_all opened.
@@ -1035,7 +1048,7 @@ int MPIX_Win_lock_all(int assert, MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_unlock_all(MPIX_Win *win);
+int MPIX_Win_unlock_all(MPIX_Win *win) MPIX_SYMBOL(Win_unlock_all);
 
 /**
  * \brief Completes this process's operations to one target at the target, as MPI_Win_flush (with mpi_win_scope=thread: the calling thread's).
@@ -1045,7 +1058,7 @@ int MPIX_Win_unlock_all(MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_flush(int rank, MPIX_Win *win);
+int MPIX_Win_flush(int rank, MPIX_Win *win) MPIX_SYMBOL(Win_flush);
 
 /**
  * \brief MPIX_Win_flush to every target.
@@ -1054,7 +1067,7 @@ int MPIX_Win_flush(int rank, MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_flush_all(MPIX_Win *win);
+int MPIX_Win_flush_all(MPIX_Win *win) MPIX_SYMBOL(Win_flush_all);
 
 /**
  * \brief Completes the operations to one target at the origin: their buffers may be reused.
@@ -1064,7 +1077,7 @@ int MPIX_Win_flush_all(MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_flush_local(int rank, MPIX_Win *win);
+int MPIX_Win_flush_local(int rank, MPIX_Win *win) MPIX_SYMBOL(Win_flush_local);
 
 /**
  * \brief MPIX_Win_flush_local to every target.
@@ -1073,7 +1086,7 @@ int MPIX_Win_flush_local(int rank, MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_flush_local_all(MPIX_Win *win);
+int MPIX_Win_flush_local_all(MPIX_Win *win) MPIX_SYMBOL(Win_flush_local_all);
 
 /**
  * \brief Synchronizes the window's public and private copies, as MPI_Win_sync.
@@ -1082,7 +1095,7 @@ int MPIX_Win_flush_local_all(MPIX_Win *win);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_sync(MPIX_Win *win);
+int MPIX_Win_sync(MPIX_Win *win) MPIX_SYMBOL(Win_sync);
 
 /** @} */
 
@@ -1110,7 +1123,7 @@ int MPIX_Win_sync(MPIX_Win *win);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Alloc_mem(MPI_Aint size, MPIX_Info *info, void *baseptr);
+int MPIX_Alloc_mem(MPI_Aint size, MPIX_Info *info, void *baseptr) MPIX_SYMBOL(Alloc_mem);
 
 /**
  * \brief Frees memory from MPIX_Alloc_mem.
@@ -1119,7 +1132,7 @@ int MPIX_Alloc_mem(MPI_Aint size, MPIX_Info *info, void *baseptr);
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Free_mem(void *base);
+int MPIX_Free_mem(void *base) MPIX_SYMBOL(Free_mem);
 
 /**
  * \brief Registers memory with a dynamic window and writes its handle.
@@ -1134,7 +1147,7 @@ int MPIX_Free_mem(void *base);
  * \threadsafe
  */
 int MPIX_Memhandle_create(void *base, MPI_Aint size, MPIX_Info *info, MPIX_Win *parentwin, void *memhandle,
-                          int *memhandle_size);
+                          int *memhandle_size) MPIX_SYMBOL(Memhandle_create);
 
 /**
  * \brief A window whose only target is the handle's owner.
@@ -1150,7 +1163,7 @@ int MPIX_Memhandle_create(void *base, MPI_Aint size, MPIX_Info *info, MPIX_Win *
  * \threadsafe
  */
 int MPIX_Win_from_memhandle(const void *memhandle, MPI_Aint size, int disp_unit, MPIX_Info *info, int target,
-                            MPIX_Win *parentwin, MPIX_Win **newwin);
+                            MPIX_Win *parentwin, MPIX_Win **newwin) MPIX_SYMBOL(Win_from_memhandle);
 
 /**
  * \brief Withdraws a handle: windows made from it fail from now on.
@@ -1160,7 +1173,7 @@ int MPIX_Win_from_memhandle(const void *memhandle, MPI_Aint size, int disp_unit,
  * \local_after_init
  * \threadsafe
  */
-int MPIX_Memhandle_release(void *memhandle, MPIX_Win *parentwin);
+int MPIX_Memhandle_release(void *memhandle, MPIX_Win *parentwin) MPIX_SYMBOL(Memhandle_release);
 
 /** @} */
 
@@ -1180,7 +1193,7 @@ int MPIX_Memhandle_release(void *memhandle, MPIX_Win *parentwin);
  * \collective{the window's communicator}
  * \threadsafe
  */
-int MPIX_Win_ifence(int assert, MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_ifence(int assert, MPIX_Win *win, MPIX_Request **request) MPIX_SYMBOL(Win_ifence);
 
 /**
  * \brief MPIX_Win_complete, completed by a request.
@@ -1190,7 +1203,7 @@ int MPIX_Win_ifence(int assert, MPIX_Win *win, MPIX_Request **request);
  * \collective{the group and its targets}
  * \threadsafe
  */
-int MPIX_Win_icomplete(MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_icomplete(MPIX_Win *win, MPIX_Request **request) MPIX_SYMBOL(Win_icomplete);
 
 /**
  * \brief MPIX_Win_wait, completed by a request.
@@ -1200,7 +1213,7 @@ int MPIX_Win_icomplete(MPIX_Win *win, MPIX_Request **request);
  * \collective{the group and its origins}
  * \threadsafe
  */
-int MPIX_Win_iwait(MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iwait(MPIX_Win *win, MPIX_Request **request) MPIX_SYMBOL(Win_iwait);
 
 /**
  * \brief MPIX_Win_flush, completed by a request.
@@ -1211,7 +1224,7 @@ int MPIX_Win_iwait(MPIX_Win *win, MPIX_Request **request);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_iflush(int rank, MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iflush(int rank, MPIX_Win *win, MPIX_Request **request) MPIX_SYMBOL(Win_iflush);
 
 /**
  * \brief MPIX_Win_flush_all, completed by a request.
@@ -1221,7 +1234,7 @@ int MPIX_Win_iflush(int rank, MPIX_Win *win, MPIX_Request **request);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_iflush_all(MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iflush_all(MPIX_Win *win, MPIX_Request **request) MPIX_SYMBOL(Win_iflush_all);
 
 /**
  * \brief MPIX_Win_flush_local, completed by a request.
@@ -1232,7 +1245,7 @@ int MPIX_Win_iflush_all(MPIX_Win *win, MPIX_Request **request);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_iflush_local(int rank, MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iflush_local(int rank, MPIX_Win *win, MPIX_Request **request) MPIX_SYMBOL(Win_iflush_local);
 
 /**
  * \brief MPIX_Win_unlock_all, completed by a request.
@@ -1242,7 +1255,7 @@ int MPIX_Win_iflush_local(int rank, MPIX_Win *win, MPIX_Request **request);
  * \local_op
  * \threadsafe
  */
-int MPIX_Win_iunlock_all(MPIX_Win *win, MPIX_Request **request);
+int MPIX_Win_iunlock_all(MPIX_Win *win, MPIX_Request **request) MPIX_SYMBOL(Win_iunlock_all);
 
 /** @} */
 

@@ -11,7 +11,10 @@ library=$(find "$work" -name 'libmpixrma.so' | head -1)
 man3=$(find "$work" -type d -path '*/man/man3' | head -1)
 [ -n "$library" ] || { echo "no libmpixrma.so installed"; exit 1; }
 [ -n "$man3" ] || { echo "no man3 folder installed"; exit 1; }
-nm -D --defined-only "$library" | awk '$2 == "T" {print $3}' | LC_ALL=C sort > "$work/exported"
+# A function's page has its source name: MPIX_X for the symbol mpixrma_X
+# (docs/symbols.md).
+nm -D --defined-only "$library" | awk '$2 == "T" {print $3}' | sed 's/^mpixrma_/MPIX_/' | LC_ALL=C sort \
+  > "$work/exported"
 (cd "$man3" && ls -- *.3 | sed 's/\.3$//' | LC_ALL=C sort) > "$work/pages"
 missing=$(LC_ALL=C comm -23 "$work/exported" "$work/pages")
 extra=$(LC_ALL=C comm -13 "$work/exported" "$work/pages")

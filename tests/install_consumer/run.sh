@@ -38,13 +38,24 @@ for lang in c cxx; do
   "${mpiexec[@]}" -n 2 "$work/cmake-$lang/consumer"
 done
 
+# pkg-config's line (the library, then the MPI it requires), and a line
+# that names the MPI first, as a build system listing MPI's target first
+# may: Open MPI's libmpi exports MPIX_Alltoall_init too, and the program
+# must still call the library's (docs/symbols.md).
 pc_dir=$(find "$prefix" -name mpixrma.pc -printf '%h\n')
 pc_flags=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs mpixrma)
+mpi_module=$(PKG_CONFIG_PATH="$pc_dir" pkg-config --print-requires mpixrma | awk '{print $1}')
+mpi_first="$(pkg-config --libs "$mpi_module") $pc_flags"
 # shellcheck disable=SC2086
 cc $flags "$here/c/consumer.c" $pc_flags -o "$work/consumer_pc_c"
 # shellcheck disable=SC2086
 c++ -std=c++17 $flags "$here/cxx/consumer.cpp" $pc_flags -o "$work/consumer_pc_cxx"
-for program in consumer_pc_c consumer_pc_cxx; do
+# shellcheck disable=SC2086
+cc $flags "$here/c/consumer.c" $mpi_first -o "$work/consumer_mpi_first_c"
+# shellcheck disable=SC2086
+c++ -std=c++17 $flags "$here/cxx/consumer.cpp" $mpi_first -o "$work/consumer_mpi_first_cxx"
+for program in consumer_pc_c consumer_pc_cxx consumer_mpi_first_c consumer_mpi_first_cxx; do
+  echo "$program:"
   LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}" "${mpiexec[@]}" -n 2 "$work/$program"
 done
 
@@ -58,4 +69,11 @@ if [ -n "$(find "$prefix" -name mpix.mod)" ]; then
   for n in 2 3; do
     "${mpiexec[@]}" -n "$n" "$work/cmake-fortran/consumer"
   done
+  # And linked with the MPI's Fortran libraries first.
+  cmake -S "$here/fortran" -B "$work/cmake-fortran-mpi-first" -DCMAKE_PREFIX_PATH="$prefix" -DMPI_FIRST=ON \
+    -DPROGRAM="$here/../../examples/fortran/persistent_exchanges.f90" -DCMAKE_C_FLAGS="$flags" \
+    -DCMAKE_Fortran_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
+  cmake --build "$work/cmake-fortran-mpi-first" >/dev/null
+  echo "Fortran, MPI linked first:"
+  "${mpiexec[@]}" -n 2 "$work/cmake-fortran-mpi-first/consumer"
 fi

@@ -1,4 +1,7 @@
-/* A user program: a persistent Alltoallv in a loop, checked every iteration. */
+/* A user program: a persistent Alltoallv and a persistent Alltoall in a
+ * loop, checked every iteration. Open MPI's libmpi exports an
+ * MPIX_Alltoall_init of its own: linked before the library, it must not be
+ * the one called (docs/symbols.md). */
 #include <mpix/mpix.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,23 +15,27 @@ int main(int argc, char** argv) {
     int* displs = malloc(size * sizeof(int));
     int* send = malloc(size * sizeof(int));
     int* recv = malloc(size * sizeof(int));
+    int* recv_uniform = malloc(size * sizeof(int));
     for (int i = 0; i < size; ++i) counts[i] = 1, displs[i] = i;
 
     MPIX_Comm* xcomm;
-    MPIX_Request* request;
+    MPIX_Request *requests[2] = {NULL, NULL};
     MPIX_Comm_init(&xcomm, MPI_COMM_WORLD);
-    MPIX_Alltoallv_init(send, counts, displs, MPI_INT, recv, counts, displs, MPI_INT, xcomm, NULL, &request);
-    int errors = 0;
-    for (int it = 0; it < 10; ++it) {
+    int errors = MPIX_Alltoallv_init(send, counts, displs, MPI_INT, recv, counts, displs, MPI_INT, xcomm, NULL,
+                                     &requests[0]) != MPI_SUCCESS;
+    errors += MPIX_Alltoall_init(send, 1, MPI_INT, recv_uniform, 1, MPI_INT, xcomm, NULL, &requests[1]) != MPI_SUCCESS;
+    for (int it = 0; it < 10 && errors == 0; ++it) {
         for (int i = 0; i < size; ++i) send[i] = 1000 * it + 10 * rank + i;
-        MPIX_Start(request);
-        MPIX_Wait(request, MPI_STATUS_IGNORE);
+        MPIX_Startall(2, requests);
+        MPIX_Waitall(2, requests, MPI_STATUSES_IGNORE);
         for (int i = 0; i < size; ++i) errors += recv[i] != 1000 * it + 10 * i + rank;
+        for (int i = 0; i < size; ++i) errors += recv_uniform[i] != 1000 * it + 10 * i + rank;
     }
-    MPIX_Request_free(&request);
+    for (int i = 0; i < 2; ++i)
+        if (requests[i] != NULL) MPIX_Request_free(&requests[i]);
     MPIX_Comm_free(&xcomm);
     if (rank == 0) printf("consumer (C): %s\n", errors ? "WRONG DATA" : "ok");
-    free(counts); free(displs); free(send); free(recv);
+    free(counts); free(displs); free(send); free(recv); free(recv_uniform);
     MPI_Finalize();
     return errors != 0;
 }

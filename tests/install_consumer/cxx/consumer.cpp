@@ -1,5 +1,5 @@
-// A C++ user program: the persistent Alltoallv through <mpix/mpix.hpp>,
-// std::complex<double> vectors, checked every iteration.
+// A C++ user program: the persistent Alltoallv and Alltoall through
+// <mpix/mpix.hpp>, std::complex<double> vectors, checked every iteration.
 #include <mpix/mpix.hpp>
 
 #include <complex>
@@ -15,14 +15,19 @@ int main(int argc, char** argv) {
     rank = comm.rank();
     std::vector<int> counts(size, 2), displs(size);
     for (int i = 0; i < size; ++i) displs[i] = 2 * i;
-    std::vector<std::complex<double>> send(2 * size), recv(2 * size);
+    std::vector<std::complex<double>> send(2 * size), recv(2 * size), recv_uniform(2 * size);
     mpix::Alltoallv exchange(send, counts, displs, recv, counts, displs, comm);
+    mpix::Alltoall uniform(send, recv_uniform, 2, comm);
     for (int it = 0; it < 10; ++it) {
       for (int i = 0; i < 2 * size; ++i) send[i] = {1000.0 * it + 10 * rank + i / 2, static_cast<double>(i % 2)};
       exchange.start();
+      uniform.start();
       exchange.wait();
-      for (int i = 0; i < 2 * size; ++i)
-        errors += recv[i] != std::complex<double>(1000.0 * it + 10 * (i / 2) + rank, static_cast<double>(i % 2));
+      uniform.wait();
+      for (int i = 0; i < 2 * size; ++i) {
+        const std::complex<double> expected(1000.0 * it + 10 * (i / 2) + rank, static_cast<double>(i % 2));
+        errors += (recv[i] != expected) + (recv_uniform[i] != expected);
+      }
     }
   }  // the request, then the communicator, freed here on every rank
   if (rank == 0) std::printf("consumer (C++): %s\n", errors ? "WRONG DATA" : "ok");
