@@ -30,6 +30,8 @@ struct Family {
   const char* info_key;  // where a request asks for an algorithm
   const char* variable;  // where the process asks for one
   const std::string& (*forced)(const Config&);  // the variable's value ("" when unset)
+  const char* exclude_variable;                                // where the process keeps rows out of auto
+  const std::vector<std::string>& (*excluded)(const Config&);  // its names
   const std::vector<const Row*>& (*rows)();     // its registry rows
   // Collective: checks and agrees the arguments, and whether any rank
   // refuses the requested row.

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "src/config.hpp"
 
@@ -13,6 +14,7 @@ namespace mpix {
 
 struct AlltoallConfig {
   std::string algorithm;  // forced for every request; empty: the library's default
+  std::vector<std::string> exclude;  // registry names auto never races
 };
 
 }  // namespace mpix

@@ -1,24 +1,11 @@
 #include "collectives/alltoallv/config.hpp"
 
+#include "collectives/excluded_algorithms.hpp"
 #include "collectives/forced_algorithm.hpp"
 
 namespace mpix {
 
 namespace {
-
-std::vector<std::string> parse_list(std::string_view value) {
-  std::vector<std::string> items;
-  std::size_t start = 0;
-  while (start <= value.size()) {
-    const std::size_t comma = std::min(value.find(',', start), value.size());
-    std::string_view item = value.substr(start, comma - start);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (!item.empty()) items.emplace_back(item);
-    start = comma + 1;
-  }
-  return items;
-}
 
 AlltoallvConfig& of(Config& c) { return c.section<AlltoallvConfig>(); }
 
@@ -32,10 +19,10 @@ const std::vector<VariableSpec>& alltoallv_variables() {
         "mpix_alltoallv_algorithm. Empty or auto: the selector chooses per request (the default). "
         "A forced name runs even if MPIX_ALLTOALLV_EXCLUDE lists it. An unknown or unsupported name "
         "follows MPIX_FALLBACK."),
-    {"MPIX_ALLTOALLV_EXCLUDE", "list", "", "comma-separated registry names",
-     "Algorithms the selector (auto) never chooses, e.g. fence,lock. An unknown name makes "
-     "MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG on every rank. A forced algorithm is not affected.",
-     [](std::string_view v, Config& c) { of(c).exclude = parse_list(v); }},
+    excluded_algorithms_variable<AlltoallvConfig>(
+        "MPIX_ALLTOALLV_EXCLUDE",
+        "Algorithms the selector (auto) never chooses, e.g. fence,lock. An unknown name makes "
+        "MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG on every rank. A forced algorithm is not affected."),
     {"MPIX_TUNING_FILE", "path", "", "a JSON file written by mpix_tune",
      "Cost-model parameters for the selector, laid over the built-in ones (measured with mpix_tune "
      "on the development machines: 2 ranks, one node and emulated off-node). A file that cannot be "

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "collectives/alltoallv/config.hpp"
+#include "collectives/excluded_algorithms.hpp"
 #include "collectives/forced_algorithm.hpp"
 
 namespace mpix {
@@ -10,7 +11,7 @@ namespace mpix {
 // Its rows, alltoallv_algorithms(), are generated from registry.def.
 const Family<VectorUserArgs, AlltoallvArgs> alltoallv_family{
     "Alltoallv", "mpix_alltoallv_algorithm", "MPIX_ALLTOALLV_ALGORITHM", forced_algorithm<AlltoallvConfig>,
-    alltoallv_algorithms, make_alltoallv_args,
+    "MPIX_ALLTOALLV_EXCLUDE", excluded_algorithms<AlltoallvConfig>, alltoallv_algorithms, make_alltoallv_args,
     [](const AlltoallvArgs&) { return std::string(); },
     [](const AlltoallvArgs& args) {
       MPI_Count largest = 0;

@@ -9,6 +9,7 @@
 
 #include "collectives/alltoallv/family.hpp"
 #include "collectives/argument_checks.hpp"
+#include "collectives/excluded_algorithms.hpp"
 #include "collectives/blocks/put_plan.hpp"
 #include "rma/window_pool.hpp"
 #include "collectives/alltoallv/tuning_parameters.hpp"
@@ -19,19 +20,6 @@ namespace mpix {
 
 namespace {
 
-
-void check_excluded_names(const Config& config, const std::vector<const AlltoallvAlgorithm*>& candidates) {
-  for (const std::string& name : config.section<AlltoallvConfig>().exclude) {
-    const bool known = std::any_of(candidates.begin(), candidates.end(),
-                                   [&](const AlltoallvAlgorithm* row) { return name == row->name; });
-    if (!known) {
-      std::string names;
-      for (const AlltoallvAlgorithm* row : candidates) names += (names.empty() ? "" : ", ") + std::string(row->name);
-      throw Error(error_code(MPIX_ERRKIND_CONFIG),
-                  "MPIX_ALLTOALLV_EXCLUDE names '" + name + "', which is not a candidate of auto (" + names + ")");
-    }
-  }
-}
 
 // This rank's share of the summary: maxima over ranks once reduced.
 struct LocalPattern {
@@ -84,7 +72,7 @@ SelectionInputs agree_selection_inputs(const AlltoallvArgs& args, const Config& 
   std::optional<Error> local_error;
   const AlltoallvConfig& alltoallv = config.section<AlltoallvConfig>();
   try {
-    check_excluded_names(config, candidates);
+    check_excluded_names(alltoallv_family.exclude_variable, alltoallv_family.excluded(config), candidates);
     const AutoSettings settings = parse_auto_settings(args.auto_hints, config);
     values[expected] = settings.expected_iterations;
     values[settle] = settings.settle_within;

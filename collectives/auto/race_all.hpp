@@ -30,6 +30,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/auto/settings.hpp"
 #include "collectives/auto/tournament.hpp"
+#include "collectives/excluded_algorithms.hpp"
 #include "collectives/family.hpp"
 #include "src/agree.hpp"
 #include "src/error.hpp"
@@ -76,6 +77,13 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
     return std::nullopt;
   }
 
+  // Whether the family's MPIX_<FAMILY>_EXCLUDE names the row (the names
+  // are checked to be candidates before).
+  static bool is_excluded(const Row& row, const Args& args) {
+    const std::vector<std::string>& names = family.excluded(args.comm->config());
+    return std::find(names.begin(), names.end(), row.name) != names.end();
+  }
+
   // Every candidate that no rank refuses, auto's settings and the largest
   // block any rank sends, agreed by one MPI_Allreduce; the prior is MPI's
   // own call. A bad hint on any rank fails on every rank.
@@ -88,6 +96,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
     std::vector<std::optional<std::string>> why(n);
     std::optional<Error> local_error;
     try {
+      check_excluded_names(family.exclude_variable, family.excluded(args.comm->config()), rows);
       const AutoSettings mine = parse_auto_settings(args.auto_hints, args.comm->config());
       values[expected] = mine.expected_iterations;
       values[settle] = mine.settle_within;
@@ -102,6 +111,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
     for (std::size_t i = 0; i < n; ++i) {
       why[i] = refusal(*rows[i], args);
       if (!why[i]) why[i] = not_worth_racing(*rows[i], args);
+      if (!why[i] && is_excluded(*rows[i], args)) why[i] = std::string("excluded by ") + family.exclude_variable;
       values[fields + i] = why[i] ? 1 : 0;
     }
     mpi_check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_LONG, MPI_MAX,

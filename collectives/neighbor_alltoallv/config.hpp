@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "src/config.hpp"
 
@@ -14,6 +15,7 @@ namespace mpix {
 
 struct NeighborConfig {
   std::string algorithm;  // forced for every request; empty: the library's default
+  std::vector<std::string> exclude;  // registry names auto never races
   // channel: a pair's duplicate edges one way carrying at most this many
   // bytes in all travel as one message; 0: never.
   std::size_t pack_bytes = 4096;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "collectives/excluded_algorithms.hpp"
 #include "collectives/forced_algorithm.hpp"
 #include "collectives/neighbor_alltoallv/config.hpp"
 
@@ -10,7 +11,8 @@ namespace mpix {
 // Its rows, neighbor_alltoallv_algorithms(), are generated from registry.def.
 const Family<VectorUserArgs, NeighborArgs> neighbor_alltoallv_family{
     "neighbourhood Alltoallv", "mpix_neighbor_alltoallv_algorithm", "MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM",
-    forced_algorithm<NeighborConfig>, neighbor_alltoallv_algorithms, make_neighbor_args,
+    forced_algorithm<NeighborConfig>, "MPIX_NEIGHBOR_ALLTOALLV_EXCLUDE", excluded_algorithms<NeighborConfig>,
+    neighbor_alltoallv_algorithms, make_neighbor_args,
     [](const NeighborArgs& args) {
       return ", degree " + std::to_string(args.indegree()) + " in, " + std::to_string(args.outdegree()) + " out";
     },

@@ -350,6 +350,47 @@ TEST_F(AutoAgainstAMeasuredMpiCall, StandsForMpisCallOnlyWithEagerSizedBlocks) {
   }
 }
 
+// MPIX_ALLTOALL_EXCLUDE keeps what it names out of auto's tournament.
+// Registered (alltoall.exclude_all_but_mpi) with every candidate named but
+// MPI's own call, auto runs MPI's call at every Start; registered
+// (alltoall.exclude_unknown) with a name that is no candidate, init fails
+// on every rank with MPIX_ERR_CONFIG naming it. The data is MPI_Alltoall's.
+class AlltoallExclude : public AlltoallErrors {
+ protected:
+  static std::string excluded() {
+    const char* value = std::getenv("MPIX_ALLTOALL_EXCLUDE");
+    return value ? value : "";
+  }
+};
+
+TEST_F(AlltoallExclude, AutoNeverRunsAnExcludedAlgorithm) {
+  const std::string listed = "," + excluded() + ",";
+  if (listed == ",," || listed.find(",no_such_algorithm,") != std::string::npos)
+    GTEST_SKIP() << "needs MPIX_ALLTOALL_EXCLUDE naming candidates";
+  const int p = world_size(), block = 16, starts = 150;
+  std::vector<int> send(static_cast<std::size_t>(p * block)), recv(send.size()), oracle(send.size());
+  MPIX_Request* request = nullptr;
+  ASSERT_EQ(MPIX_Alltoall_init(send.data(), block, MPI_INT, recv.data(), block, MPI_INT, comm_, nullptr, &request),
+            MPI_SUCCESS);
+  for (int it = 0; it < starts; ++it) {
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = world_rank() * 7919 + static_cast<int>(i) * 31 + it;
+    std::fill(recv.begin(), recv.end(), poison);
+    ASSERT_EQ(MPIX_Start(request), MPI_SUCCESS);
+    const std::string running = algorithm_of(request);
+    EXPECT_EQ(listed.find("," + running + ","), std::string::npos) << "auto ran " << running << " at Start " << it;
+    complete(request, it);
+    MPI_Alltoall(send.data(), block, MPI_INT, oracle.data(), block, MPI_INT, MPI_COMM_WORLD);
+    ASSERT_EQ(recv, oracle) << "Start " << it;
+  }
+  EXPECT_EQ(MPIX_Request_free(&request), MPI_SUCCESS);
+}
+
+TEST_F(AlltoallExclude, AnUnknownNameFailsOnEveryRank) {
+  if (("," + excluded() + ",").find(",no_such_algorithm,") == std::string::npos)
+    GTEST_SKIP() << "needs MPIX_ALLTOALL_EXCLUDE naming no_such_algorithm";
+  expect_failure_everywhere(2, 2, MPIX_ERR_CONFIG, "MPIX_ALLTOALL_EXCLUDE names 'no_such_algorithm'");
+}
+
 // node_aggregated does what it is for: for blocks of 8 B to 1 KiB a rank
 // sends at most (nodes - 1) messages off its node per call (only a node's
 // leader sends any), counted by the library where it sends them, and the
