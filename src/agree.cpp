@@ -14,6 +14,31 @@ struct WireError {
 };
 }  // namespace
 
+namespace {
+
+constexpr const char* this_rank_marker = "; on this rank: ";
+
+// "on rank 3: X; on this rank: Y" -> "X"; a message without a rank -> itself.
+std::string located_reason(const std::string& message) {
+  std::string reason = message.substr(0, message.find(this_rank_marker));
+  if (reason.compare(0, 8, "on rank ") == 0) {
+    const std::size_t colon = reason.find(": ");
+    if (colon != std::string::npos) reason = reason.substr(colon + 2);
+  }
+  return reason;
+}
+
+// This rank's own reason in its local error: the message itself, or, from a
+// nested agreement, what that one said of this rank ("" where this rank
+// only heard of another's).
+std::string own_reason(const std::string& message) {
+  if (message.compare(0, 8, "on rank ") != 0) return message;
+  const std::size_t at = message.find(this_rank_marker);
+  return at == std::string::npos ? std::string() : message.substr(at + std::strlen(this_rank_marker));
+}
+
+}  // namespace
+
 void agree_on_error(MPI_Comm comm, const std::optional<Error>& local) {
   int rank = 0, size = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
@@ -30,14 +55,20 @@ void agree_on_error(MPI_Comm comm, const std::optional<Error>& local) {
     std::memcpy(wire.message, text.data(), std::min(text.size(), sizeof wire.message - 1));
   }
   mpi_check(MPI_Bcast(&wire, static_cast<int>(sizeof wire), MPI_BYTE, first_failing, comm), "MPI_Bcast");
-  // A message from an agreement nested inside this one names its rank already.
+  // A message from an agreement nested inside this one names its rank
+  // already; what it adds "on this rank" was the first failing rank's own.
+  const std::string first_reason = located_reason(wire.message);
   std::string located = std::strncmp(wire.message, "on rank ", 8) == 0
-                            ? std::string(wire.message)
+                            ? std::string(wire.message).substr(0, std::string(wire.message).find(this_rank_marker))
                             : "on rank " + std::to_string(first_failing) + ": " + wire.message;
-  // A rank that failed too adds its own reason: resource limits and kernel
-  // refusals differ between ranks, and each rank's log should say its own.
-  if (local && rank != first_failing && located.find("; on this rank: ") == std::string::npos)
-    located += std::string("; on this rank: ") + local->what();
+  // A rank that failed too adds its own reason where it differs: resource
+  // limits and kernel refusals differ between ranks, and each rank's log
+  // should say its own. Its reason from a nested agreement is what that
+  // one said of this rank, if anything.
+  if (local && rank != first_failing) {
+    const std::string own = own_reason(local->what());
+    if (!own.empty() && own != first_reason) located += this_rank_marker + own;
+  }
   throw Error(wire.code, located);
 }
 
