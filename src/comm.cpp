@@ -174,7 +174,8 @@ void Comm::count_machine_cores(MPI_Comm machine) {
             "MPI_Allreduce");
   std::memcpy(&mask, bytes.data(), sizeof mask);
   mpi_check(MPI_Comm_size(machine, &machine_ranks_), "MPI_Comm_size");
-  machine_cores_ = std::max(1, CPU_COUNT(&mask));
+  const int simulated = mpi_implementation::simulated_host_cores();
+  machine_cores_ = simulated > 0 ? simulated : std::max(1, CPU_COUNT(&mask));
 }
 
 void Comm::close_components() const {

@@ -8,6 +8,7 @@
 // SMPI's mpi.h (guarded by SMPI_H) leaves SimGrid's version out.
 #if defined(SMPI_H)
 #define MPIX_SIMGRID_SMPI 1
+#include <simgrid/host.h>
 #include <simgrid/version.h>
 #endif
 
@@ -60,6 +61,14 @@ std::string simulated_host() {
   if (MPI_Get_processor_name(host, &length) == MPI_SUCCESS) return std::string(host, static_cast<std::size_t>(length));
 #endif
   return {};
+}
+
+int simulated_host_cores() {
+#if defined(MPIX_SIMGRID_SMPI)
+  return sg_host_core_count(sg_host_self());
+#else
+  return 0;
+#endif
 }
 
 void add_error_class(const char* text, int* error_class, int* code) {

@@ -40,6 +40,10 @@ bool polls_cost_time();
 // processes: the simulated host it runs on (MPI_Get_processor_name); empty
 // where they are processes (the machine's own identity does).
 std::string simulated_host();
+// The cores of this rank's simulated host where the ranks are not
+// processes (the platform's, not this machine's: the simulated ranks run
+// on them); 0 where they are processes.
+int simulated_host_cores();
 
 // A new error class and a code of it, both with text: MPI's
 // MPI_Add_error_class, MPI_Add_error_code and MPI_Add_error_string. SMPI
