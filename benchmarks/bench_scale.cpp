@@ -10,7 +10,8 @@
 // tournament settles: the iterations and time that took, and its choice,
 // are reported (and checked to be the same on every rank).
 //
-// Reported per point: seconds per iteration; init seconds (slowest rank);
+// Reported per point: seconds per iteration; init seconds (slowest rank),
+// and its communicator's MPIX_Comm_init;
 // auto's settling; off-node messages and bytes the busiest rank sends per
 // iteration (counted by the algorithm where it aggregates, else one message
 // per off-node peer with data); the algorithm's refusal where it refuses;
@@ -104,6 +105,7 @@ struct Exchange {
   MPI_Comm comm = MPI_COMM_NULL;
   MPIX_Comm* xcomm = nullptr;
   double heap_before_comm = 0;  // heap_per_rank() before MPIX_Comm_init
+  double comm_init_s = 0;       // MPIX_Comm_init's time (the slowest rank)
   long block = 0;
   int size = 0, rank = 0;
   std::vector<unsigned char> send, recv;
@@ -133,6 +135,7 @@ struct Point {
   std::string algorithm, ran, refused;
   double init_s = 0, iteration_s = 0, settle_s = 0;
   double request_bytes = 0, comm_bytes = 0;  // heap per rank
+  double comm_init_s = 0;                     // the communicator's MPIX_Comm_init
   int settle_iterations = 0;
   long long wrong = 0, off_node_messages = 0, off_node_bytes = 0;
   bool agreed = true;
@@ -250,6 +253,7 @@ Point run_library(Exchange& x, const Options& o, const std::string& algorithm, b
   const double heap_after = heap_per_rank();
   p.request_bytes = heap_held - heap_after;
   p.comm_bytes = heap_after - x.heap_before_comm;
+  p.comm_init_s = x.comm_init_s;
   return p;
 }
 
@@ -266,7 +270,9 @@ void print(const Point& p, const Options& o, const char* part, long block, int r
          << ",\"wrong\":" << p.wrong << ",\"init_s\":" << p.init_s << ",\"settle_iterations\":" << p.settle_iterations
          << ",\"settle_s\":" << p.settle_s << ",\"iteration_s\":" << p.iteration_s
          << ",\"off_node_messages\":" << p.off_node_messages << ",\"off_node_bytes\":" << p.off_node_bytes;
-    if (p.algorithm != "mpi") line << ",\"request_bytes\":" << p.request_bytes << ",\"comm_bytes\":" << p.comm_bytes;
+    if (p.algorithm != "mpi")
+      line << ",\"request_bytes\":" << p.request_bytes << ",\"comm_bytes\":" << p.comm_bytes
+           << ",\"comm_init_s\":" << p.comm_init_s;
     line << "}";
   }
   std::printf("%s\n", line.str().c_str());
@@ -286,7 +292,10 @@ void measure(MPI_Comm comm, const char* part, const Options& o, long block) {
   x.send.resize(static_cast<std::size_t>(x.size * block));
   x.recv.resize(x.send.size());
   x.heap_before_comm = heap_per_rank();
+  MPI_Barrier(comm);
+  const double began = MPI_Wtime();
   MPIX_Comm_init(&x.xcomm, comm);
+  x.comm_init_s = max_over(MPI_Wtime() - began, comm);
   int node = 0, node_rank = 0, node_size = 0, nodes = 0;
   MPIX_Comm_get_node(x.xcomm, &node, &node_rank, &node_size, &nodes);
   const bool alltoall = o.collective == "alltoall";

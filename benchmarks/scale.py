@@ -77,6 +77,15 @@ def selector_serves(selector, collective):
     return selector.split(":")[0] == ("alltoallv" if collective == "pencil" else collective)
 
 
+def auto_exclusions(args):
+    """The environment that keeps --auto-exclude's algorithms out of every
+    family's auto (MPIX_<FAMILY>_EXCLUDE): those the simulator cannot run
+    at a scale in reasonable time, say."""
+    if not args.auto_exclude:
+        return {}
+    return {"MPIX_ALLTOALL_EXCLUDE": args.auto_exclude, "MPIX_ALLTOALLV_EXCLUDE": args.auto_exclude}
+
+
 def run_point(args, machine, nodes, per_node, collective, selector, sizes, algorithms, iterations):
     """One smpirun; returns (points, status)."""
     xml, hosts = platform_files(machine, nodes, per_node, args.outdir)
@@ -93,7 +102,7 @@ def run_point(args, machine, nodes, per_node, collective, selector, sizes, algor
     # In outdir: smpirun leaves its unrolled hostfile where it runs when the
     # simulation fails or is ended.
     job = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                           env=dict(os.environ, MPIX_FALLBACK="error"), start_new_session=True, cwd=args.outdir)
+                           env=dict(os.environ, MPIX_FALLBACK="error", **auto_exclusions(args)), start_new_session=True, cwd=args.outdir)
     try:
         output, _ = job.communicate(timeout=args.limit)
         status = "ok" if job.returncode == 0 else "exit %d" % job.returncode
@@ -175,6 +184,7 @@ def write_report(args, points, launches):
             "%.1f" % (mpi["mpich"] * 1e6) if "mpich" in mpi else "-",
             "%.1f" % (mpi["ompi"] * 1e6) if "ompi" in mpi else "-", mpi_best_selector,
             mpi[mpi_best_selector] * 1e6, cell_best, cell_auto, cell_settle, cell_init))
+    lines += setup_section(points)
     lines += memory_section(points)
     refused = sorted({(p["algorithm"], p["refused"].split(": ", 2)[-1]) for p in points if "refused" in p})
     wrong = sorted({(p["algorithm"], p["ranks"], p["block_bytes"]) for p in points if p.get("wrong", 0)})
@@ -201,6 +211,36 @@ def fit(xs, ys):
     mlx, mly = sum(lx) / n, sum(ly) / n
     k = sum((x - mlx) * (y - mly) for x, y in zip(lx, ly)) / sum((x - mlx) ** 2 for x in lx)
     return a, b, r2, k
+
+
+def setup_section(points):
+    """What a request costs before it runs its choice, in iterations of
+    MPI's own call at the same point: the communicator's MPIX_Comm_init,
+    the request's init, and auto's settling beyond the iterations it ran
+    (its tournament's trials and agreements, over what the same number of
+    iterations of its choice would have taken)."""
+    lines = ["", "## Set-up (simulated µs, and in iterations of MPI's own call under the first selector)", "",
+             "comm init: MPIX_Comm_init. init: the request's. auto's extra: its settling time less as many "
+             "iterations of what it settled on.", "",
+             "| collective | ranks | block | MPI's call | comm init | algorithm | init | auto's extra | "
+             "comm init + init + extra, in MPI iterations |", "|---|---|---|---|---|---|---|---|---|"]
+    mpi = {}
+    for p in points:
+        if p["algorithm"] == "mpi" and "iteration_s" in p and p["part"] in ("all", "row"):
+            key = (p["collective"], p["ranks"], p["block_bytes"])
+            mpi[key] = min(mpi.get(key, p["iteration_s"]), p["iteration_s"])
+    for p in sorted((p for p in points if "comm_init_s" in p and not p.get("wrong") and p["part"] in ("all", "row")),
+                    key=lambda p: (p["collective"], p["ranks"], p["block_bytes"], p["algorithm"])):
+        key = (p["collective"], p["ranks"], p["block_bytes"])
+        if key not in mpi:
+            continue
+        extra = max(p["settle_s"] - p["settle_iterations"] * p["iteration_s"], 0.0) if p["algorithm"] == "auto" else 0
+        total = p["comm_init_s"] + p["init_s"] + extra
+        lines.append("| %s | %d | %s | %.1f | %.1f | %s | %.1f | %s | %.2f |" % (
+            p["collective"], p["ranks"], human_bytes(p["block_bytes"]), mpi[key] * 1e6, p["comm_init_s"] * 1e6,
+            p["algorithm"] if p["algorithm"] != "auto" else "auto (%s)" % p["ran"], p["init_s"] * 1e6,
+            "%.1f" % (extra * 1e6) if p["algorithm"] == "auto" else "-", total / mpi[key]))
+    return lines + [""]
 
 
 def memory_section(points):
@@ -349,6 +389,8 @@ def main():
     parser.add_argument("--algorithms", default="all",
                         help="registry names (all: every registered one) besides MPI's own call")
     parser.add_argument("--iterations", type=int, default=3)
+    parser.add_argument("--auto-exclude", default="",
+                        help="registry names auto leaves out (MPIX_ALLTOALL_EXCLUDE, MPIX_ALLTOALLV_EXCLUDE)")
     parser.add_argument("--settle-limit", type=int, default=200)
     parser.add_argument("--limit", type=int, default=600, help="real seconds one smpirun may take")
     parser.add_argument("--report-only", action="store_true",
