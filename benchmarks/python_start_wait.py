@@ -35,7 +35,7 @@ def main():
     comm = MPI.COMM_WORLD
     rank, size = comm.Get_rank(), comm.Get_size()
     send, recv = np.zeros(size), np.zeros(size)
-    request = mpixrma.Alltoall_init(send, recv, info={"mpix_alltoall_algorithm": args.algorithm})
+    request = mpixrma.Alltoall_init(send, recv, MPI.COMM_WORLD, info={"mpix_alltoall_algorithm": args.algorithm})
     peer_send, peer_recv = np.zeros(1), np.zeros(1)
     pair = [comm.Send_init(peer_send, (rank + 1) % size), comm.Recv_init(peer_recv, (rank - 1) % size)]
 

@@ -3,8 +3,8 @@
  * persistent request as Python types over the C API (include/mpix/mpix.h).
  * mpixrma/__init__.py parses mpi4py-style buffer specifications and hands
  * this module plain values: buffers (the buffer protocol), count and
- * displacement sequences, and MPI handles as the integers mpi4py's
- * MPI._handleof() gives.
+ * displacement sequences, and MPI handles as the Fortran integers
+ * mpi4py's public py2f() gives (MPI_Comm_f2c, MPI_Type_f2c here).
  *
  * Invariants:
  * - A request holds a view of every buffer it was given (Py_buffer, which
@@ -54,18 +54,30 @@ static PyObject *raise_code(int code) {
  * MPI.Exception for a null handle: error_code holds the class. */
 static PyObject *raise_freed(const char *what, int code) { return raise_error(what, (Py_ssize_t)strlen(what), code); }
 
-/* An MPI handle from the integer mpi4py's MPI._handleof() returns: the
- * handle's own bytes, an int on MPICH and a pointer on Open MPI. */
-static int mpi_handle(PyObject *integer, void *handle, size_t size) {
-    if (size == sizeof(int)) {
-        const long value = PyLong_AsLong(integer);
-        const int narrow = (int)value;
-        memcpy(handle, &narrow, size);
-    } else {
-        void *value = PyLong_AsVoidPtr(integer);
-        memcpy(handle, &value, size < sizeof value ? size : sizeof value);
+/* The Fortran handle an mpi4py object's public py2f() gives, as MPI_Fint;
+ * -1 with an exception set if it is not an int. */
+static int fortran_handle(PyObject *integer, MPI_Fint *handle) {
+    const long value = PyLong_AsLong(integer);
+    if (value == -1 && PyErr_Occurred()) return -1;
+    *handle = (MPI_Fint)value;
+    return 0;
+}
+
+/* Sets an mpi4py Status (or does nothing for None) to the empty status of
+ * a completed persistent collective, as MPI defines it; -1 with an
+ * exception set if it is not a Status. */
+static int set_empty_status(PyObject *status) {
+    if (status == NULL || status == Py_None) return 0;
+    const struct {
+        const char *method;
+        int value;
+    } fields[] = {{"Set_source", MPI_ANY_SOURCE}, {"Set_tag", MPI_ANY_TAG}, {"Set_error", MPI_SUCCESS}};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; ++i) {
+        PyObject *done = PyObject_CallMethod(status, fields[i].method, "i", fields[i].value);
+        if (done == NULL) return -1;
+        Py_DECREF(done);
     }
-    return PyErr_Occurred() ? -1 : 0;
+    return 0;
 }
 
 /* A sequence of Python ints as a new C array (PyMem_Free it); NULL with an
@@ -102,12 +114,12 @@ typedef struct {
 } Comm;
 
 static int comm_init(Comm *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"handle", NULL};
+    static char *keywords[] = {"fortran_handle", NULL};
     PyObject *handle;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", keywords, &handle)) return -1;
-    MPI_Comm comm;
-    if (mpi_handle(handle, &comm, sizeof comm) != 0) return -1;
-    const int code = MPIX_Comm_init(&self->comm, comm);
+    MPI_Fint comm;
+    if (fortran_handle(handle, &comm) != 0) return -1;
+    const int code = MPIX_Comm_init(&self->comm, MPI_Comm_f2c(comm));
     if (code != MPI_SUCCESS) {
         raise_code(code);
         return -1;
@@ -176,19 +188,28 @@ static PyObject *request_start(Request *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-static PyObject *request_wait(Request *self, PyObject *unused) {
-    (void)unused;
+/* Wait(status=None), as mpi4py's: status, if given, is set empty. */
+static PyObject *request_wait(Request *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"status", NULL};
+    PyObject *status = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", keywords, &status)) return NULL;
     int code;
     Py_BEGIN_ALLOW_THREADS code = MPIX_Wait(self->request, MPI_STATUS_IGNORE);
     Py_END_ALLOW_THREADS if (code != MPI_SUCCESS) return raise_code(code);
+    if (set_empty_status(status) != 0) return NULL;
     Py_RETURN_NONE;
 }
 
-static PyObject *request_test(Request *self, PyObject *unused) {
-    (void)unused;
+/* Test(status=None): whether it completed; status, if given and it did,
+ * is set empty. */
+static PyObject *request_test(Request *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"status", NULL};
+    PyObject *status = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", keywords, &status)) return NULL;
     int flag = 0;
     const int code = MPIX_Test(self->request, &flag, MPI_STATUS_IGNORE);
     if (code != MPI_SUCCESS) return raise_code(code);
+    if (flag && set_empty_status(status) != 0) return NULL;
     return PyBool_FromLong(flag);
 }
 
@@ -280,8 +301,10 @@ static PyObject *request_exit(Request *self, PyObject *args) {
 
 static PyMethodDef request_methods[] = {
     {"Start", (PyCFunction)request_start, METH_NOARGS, "MPIX_Start."},
-    {"Wait", (PyCFunction)request_wait, METH_NOARGS, "MPIX_Wait."},
-    {"Test", (PyCFunction)request_test, METH_NOARGS, "MPIX_Test: whether it completed."},
+    {"Wait", (PyCFunction)(void (*)(void))request_wait, METH_VARARGS | METH_KEYWORDS,
+     "MPIX_Wait; status, if given, is set empty (a persistent collective's)."},
+    {"Test", (PyCFunction)(void (*)(void))request_test, METH_VARARGS | METH_KEYWORDS,
+     "MPIX_Test: whether it completed; status, if given, is set empty once it did."},
     {"Free", (PyCFunction)request_free, METH_NOARGS,
      "MPIX_Request_free (collective for RMA algorithms); releases the buffers."},
     {"Start_with_buffers", (PyCFunction)request_start_with_buffers, METH_VARARGS,
@@ -360,9 +383,14 @@ fail:
     return NULL;
 }
 
-/* The send and receive datatypes from their integers; -1 with an exception. */
+/* The send and receive datatypes from their Fortran handles; -1 with an
+ * exception. */
 static int datatypes(PyObject *sendtype, PyObject *recvtype, MPI_Datatype *stype, MPI_Datatype *rtype) {
-    return mpi_handle(sendtype, stype, sizeof *stype) != 0 || mpi_handle(recvtype, rtype, sizeof *rtype) != 0 ? -1 : 0;
+    MPI_Fint send, recv;
+    if (fortran_handle(sendtype, &send) != 0 || fortran_handle(recvtype, &recv) != 0) return -1;
+    *stype = MPI_Type_f2c(send);
+    *rtype = MPI_Type_f2c(recv);
+    return 0;
 }
 
 /* What an init call returns: the request, or NULL with the exception its

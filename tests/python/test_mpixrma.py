@@ -38,7 +38,8 @@ def test_alltoallv_equals_mpi4py(dtype, mpitype):
     send, recv = np.zeros(sum(scounts), dtype), np.zeros(sum(rcounts), dtype)
     expected = np.zeros_like(recv)
     results = []
-    with mpixrma.Alltoallv_init([send, (scounts, sdispls), mpitype], [recv, (rcounts, rdispls), mpitype]) as req:
+    with mpixrma.Alltoallv_init([send, (scounts, sdispls), mpitype], [recv, (rcounts, rdispls), mpitype],
+                                comm) as req:
         for it in range(3):
             send[:] = np.arange(send.size) + 1000 * rank + 10 * it
             req.Start()
@@ -85,6 +86,38 @@ def test_neighbor_alltoallv_equals_mpi4py():
     assert all(results), "data differs from Neighbor_alltoallv"
 
 
+def test_inits_are_methods_of_a_communicator_with_type_letters_and_statuses():
+    """As mpi4py's persistent collectives: methods of the communicator,
+    a type letter for a datatype, and Wait/Test filling an MPI.Status
+    (empty, as for a persistent collective)."""
+    xcomm = mpixrma.Comm(comm)
+    send, recv = np.zeros(2 * size), np.zeros(2 * size)
+    vrecv, expected = np.zeros(2 * size), np.zeros(2 * size)
+    counts, displs = even(2)
+    results = []
+    with xcomm.Alltoall_init([send, 2, "d"], [recv, "d"]) as uniform, \
+            xcomm.Alltoallv_init([send, (counts, displs), "d"], [vrecv, (counts, displs), MPI.DOUBLE]) as vector:
+        for it in range(3):
+            send[:] = np.arange(send.size) + 100 * rank + it
+            status, vstatus = MPI.Status(), MPI.Status()
+            status.Set_source(rank + 5)
+            vstatus.Set_tag(7)
+            uniform.Start()
+            vector.Start()
+            uniform.Wait(status)
+            while not vector.Test(status=vstatus):
+                pass
+            comm.Alltoall(send, expected)
+            results.append(np.array_equal(recv, expected) and np.array_equal(vrecv, expected))
+            results.append(status.Get_source() == MPI.ANY_SOURCE and vstatus.Get_tag() == MPI.ANY_TAG)
+    xcomm.Free()
+    assert all(results), "data differs from comm.Alltoall, or a status was not set empty"
+    with pytest.raises(TypeError):
+        mpixrma.Alltoall_init(send, recv)  # the communicator is not optional
+    with pytest.raises(TypeError):
+        mpixrma.Alltoall_init([send, "not a letter"], recv, comm)
+
+
 @pytest.mark.parametrize("family", ["alltoallv", "alltoall", "neighbor_alltoallv"])
 def test_algorithms_list_the_registry(family):
     names = [name for name, description, capabilities in mpixrma.algorithms(family)]
@@ -101,7 +134,7 @@ def test_every_alltoallv_algorithm():
     for name, _, _ in mpixrma.algorithms("alltoallv"):
         recv = np.zeros(sum(rcounts))
         with mpixrma.Alltoallv_init([send, (scounts, sdispls), MPI.DOUBLE], [recv, (rcounts, rdispls), MPI.DOUBLE],
-                                    info={"mpix_alltoallv_algorithm": name}) as req:
+                                    info={"mpix_alltoallv_algorithm": name}, comm=comm) as req:
             for _ in range(2):
                 req.Start()
                 req.Wait()
@@ -112,7 +145,7 @@ def test_every_alltoallv_algorithm():
 
 def test_moving_buffers_need_the_info_key():
     send, recv = np.arange(size, dtype=np.float64), np.zeros(size)
-    with mpixrma.Alltoall_init(send, recv, info={"mpix_buffers_move": "true"}) as req:
+    with mpixrma.Alltoall_init(send, recv, info={"mpix_buffers_move": "true"}, comm=comm) as req:
         results = []
         for it in range(3):
             other_send = np.arange(size, dtype=np.float64) + 100 * rank + it
@@ -124,7 +157,7 @@ def test_moving_buffers_need_the_info_key():
         with pytest.raises(ValueError):
             req.Start_with_buffers(np.zeros(size + 1), np.zeros(size))
     assert all(results)
-    with mpixrma.Alltoall_init(send, recv) as req:
+    with mpixrma.Alltoall_init(send, recv, comm=comm) as req:
         with pytest.raises(mpixrma.Error) as refused:
             req.Start_with_buffers(np.zeros(size), np.zeros(size))
     assert MPI.Get_error_class(refused.value.error_code) == MPI.ERR_REQUEST
@@ -133,7 +166,7 @@ def test_moving_buffers_need_the_info_key():
 def test_a_request_keeps_its_buffers():
     send, recv = np.ones(size), np.zeros(size)
     kept = weakref.ref(recv)
-    req = mpixrma.Alltoall_init(send, recv)
+    req = mpixrma.Alltoall_init(send, recv, comm=comm)
     del send, recv
     gc.collect()
     alive_while_requested = kept() is not None
@@ -153,7 +186,7 @@ def test_a_bad_argument_fails_on_every_rank():
         counts[0] = -1
     with pytest.raises(mpixrma.Error) as failed:
         mpixrma.Alltoallv_init([send, (counts, list(range(size))), MPI.DOUBLE],
-                               [recv, ([1] * size, list(range(size))), MPI.DOUBLE])
+                               [recv, ([1] * size, list(range(size))), MPI.DOUBLE], comm=comm)
     assert "count" in str(failed.value).lower()
 
 
@@ -184,7 +217,8 @@ def ring_graph():
 def alltoallv(scounts=None, sdispls=None, rcounts=None, rdispls=None, send=None, recv=None, stype=MPI.DOUBLE,
               rtype=MPI.DOUBLE):
     c, d = even(2)
-    return mpixrma.Alltoallv_init([send, (scounts or c, sdispls or d), stype], [recv, (rcounts or c, rdispls or d), rtype])
+    return mpixrma.Alltoallv_init([send, (scounts or c, sdispls or d), stype],
+                                  [recv, (rcounts or c, rdispls or d), rtype], comm)
 
 
 def resized_double():
@@ -196,11 +230,11 @@ def resized_double():
 hostile = {
     "sendcounts short": (ValueError, lambda s, r: alltoallv(scounts=[2] * (size - 1), send=s, recv=r)),
     "sendcounts empty": (ValueError, lambda s, r: mpixrma.Alltoallv_init([s, ([], []), MPI.DOUBLE],
-                                                                         [r, even(2), MPI.DOUBLE])),
+                                                                         [r, even(2), MPI.DOUBLE], comm=comm)),
     "sdispls short": (ValueError, lambda s, r: alltoallv(sdispls=list(range(0, 2 * size - 2, 2)), send=s, recv=r)),
     "recvcounts short": (ValueError, lambda s, r: alltoallv(rcounts=[2] * (size - 1), send=s, recv=r)),
     "rdispls empty": (ValueError, lambda s, r: mpixrma.Alltoallv_init([s, even(2), MPI.DOUBLE],
-                                                                      [r, ([2] * size, []), MPI.DOUBLE])),
+                                                                      [r, ([2] * size, []), MPI.DOUBLE], comm=comm)),
     "sendcounts long": (ValueError, lambda s, r: alltoallv(scounts=[1] * (size + 1), send=s, recv=r)),
     "send count past the end": (ValueError, lambda s, r: alltoallv(scounts=[2] * (size - 1) + [3], send=s, recv=r)),
     "send displacement past the end": (ValueError, lambda s, r: alltoallv(
@@ -220,19 +254,20 @@ hostile = {
     "read-only recv": (ValueError, lambda s, r: alltoallv(send=s, recv=np.frombuffer(bytes(16 * size)))),
     "recv not a buffer": (TypeError, lambda s, r: alltoallv(send=s, recv=[0.0] * (2 * size))),
     "derived type past the view": (ValueError, lambda s, r: mpixrma.Alltoallv_init(
-        [s, even(2), MPI.DOUBLE], [r, even(1), MPI.DOUBLE.Create_contiguous(3).Commit()])),
+        [s, even(2), MPI.DOUBLE], [r, even(1), MPI.DOUBLE.Create_contiguous(3).Commit()], comm=comm)),
     "resized type past the view": (ValueError, lambda s, r: mpixrma.Alltoallv_init(
-        [s, even(2), MPI.DOUBLE], [r, ([2] * size, list(range(size))), resized_double()])),
+        [s, even(2), MPI.DOUBLE], [r, ([2] * size, list(range(size))), resized_double()], comm=comm)),
     "alltoall send count too large": (ValueError, lambda s, r: mpixrma.Alltoall_init([s, 3, MPI.DOUBLE],
-                                                                                     [r, 2, MPI.DOUBLE])),
+                                                                                     [r, 2, MPI.DOUBLE], comm=comm)),
     "alltoall recv count too large": (ValueError, lambda s, r: mpixrma.Alltoall_init([s, 2, MPI.DOUBLE],
-                                                                                     [r, 3, MPI.DOUBLE])),
+                                                                                     [r, 3, MPI.DOUBLE], comm=comm)),
     "alltoall recv count on one rank": (ValueError, lambda s, r: mpixrma.Alltoall_init(
-        [s, 2, MPI.DOUBLE], [r, 3 if rank == 0 else 2, MPI.DOUBLE])),
+        [s, 2, MPI.DOUBLE], [r, 3 if rank == 0 else 2, MPI.DOUBLE], comm=comm)),
     "alltoall wrong datatype": (TypeError, lambda s, r: mpixrma.Alltoall_init([s, 2, MPI.DOUBLE],
-                                                                              [r.view(np.int32), 2, MPI.DOUBLE])),
-    "alltoall non-contiguous": (ValueError, lambda s, r: mpixrma.Alltoall_init(np.zeros(4 * size)[::2], r)),
-    "alltoall spec of four": (TypeError, lambda s, r: mpixrma.Alltoall_init([s, 2, MPI.DOUBLE, 0], r)),
+                                                                              [r.view(np.int32), 2, MPI.DOUBLE],
+                                                                              comm)),
+    "alltoall non-contiguous": (ValueError, lambda s, r: mpixrma.Alltoall_init(np.zeros(4 * size)[::2], r, comm=comm)),
+    "alltoall spec of four": (TypeError, lambda s, r: mpixrma.Alltoall_init([s, 2, MPI.DOUBLE, 0], r, comm=comm)),
     "neighbour counts past the degree": (ValueError, "graph", lambda s, r, g: mpixrma.Neighbor_alltoallv_init(
         [s, ([1, 1, 1], [0, 1, 2]), MPI.DOUBLE], [r, ([1, 1], [0, 1]), MPI.DOUBLE], comm=g)),
     "neighbour counts short of the degree": (ValueError, "graph", lambda s, r, g: mpixrma.Neighbor_alltoallv_init(
@@ -264,7 +299,7 @@ def test_a_hostile_argument_raises_on_every_rank(case):
 
 def test_a_request_freed_twice_or_used_after_free_raises():
     send, recv = np.zeros(size), np.zeros(size)
-    req = mpixrma.Alltoall_init(send, recv)
+    req = mpixrma.Alltoall_init(send, recv, comm=comm)
     req.Free()
     with pytest.raises(mpixrma.Error) as twice:
         req.Free()
@@ -275,7 +310,7 @@ def test_a_request_freed_twice_or_used_after_free_raises():
         req.Start_with_buffers(send, recv)
     # As mpi4py's on a null request: nothing to wait for.
     assert req.Wait() is None and req.Test() is True
-    with mpixrma.Alltoall_init(send, recv) as inside:
+    with mpixrma.Alltoall_init(send, recv, comm=comm) as inside:
         inside.Free()  # the block's end then frees nothing
     xcomm = mpixrma.Comm(comm)
     xcomm.Free()

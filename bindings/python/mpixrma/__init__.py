@@ -2,19 +2,25 @@
 
     from mpi4py import MPI
     import mpixrma
-    req = mpixrma.Alltoallv_init([sbuf, (scounts, sdispls), MPI.DOUBLE],
-                                 [rbuf, (rcounts, rdispls), MPI.DOUBLE], comm=MPI.COMM_WORLD)
-    req.Start(); req.Wait(); print(req.algorithm); req.Free()
+    xcomm = mpixrma.Comm(MPI.COMM_WORLD)
+    req = xcomm.Alltoallv_init([sbuf, (scounts, sdispls), MPI.DOUBLE],
+                               [rbuf, (rcounts, rdispls), MPI.DOUBLE])
+    req.Start(); req.Wait(); print(req.algorithm); req.Free(); xcomm.Free()
 
-Buffer specifications and method names follow mpi4py's own: a buffer is
-any object with the buffer protocol (a NumPy array, say), alone (its
-datatype from its element type) or as [buf, datatype], [buf, count,
-datatype] (Alltoall: elements per rank) or [buf, (counts, displacements),
-datatype] (the vector families; displacements may be None: packed).
+Buffer specifications and method names follow mpi4py's own: the inits are
+methods of a communicator (mpixrma.Comm over an mpi4py one, which several
+requests share), as mpi4py's persistent collectives are. A buffer is any
+object with the buffer protocol (a NumPy array, say), alone (its datatype
+from its element type) or as [buf, datatype], [buf, count, datatype]
+(Alltoall: elements per rank) or [buf, (counts, displacements), datatype]
+(the vector families; displacements may be None: packed); a datatype may
+be an MPI.Datatype or a type letter ('d', 'i', ...), as in mpi4py.
 MPI.IN_PLACE is the send buffer of an exchange in place. Requests are
-context managers that free themselves. `comm` is an mpi4py communicator
-(the request then owns a library communicator of its own) or an
-mpixrma.Comm, which several requests may share. Every call is the C API's
+context managers that free themselves; Wait and Test take an optional
+MPI.Status, set empty as for MPI's persistent collectives. The module
+functions Alltoallv_init(sendbuf, recvbuf, comm), ... take the
+communicator as an argument, with no default: an mpi4py communicator (the
+request then owns a library communicator of its own) or an mpixrma.Comm. Every call is the C API's
 (`man MPIX_Alltoallv_init`); errors raise mpixrma.Error, whose error_code
 is the MPI error code.
 
@@ -44,9 +50,24 @@ class Comm(_Comm):
     """The library's communicator over an mpi4py communicator
     (MPIX_Comm_init; collective). Free() frees it (collective)."""
 
-    def __init__(self, comm=MPI.COMM_WORLD):
-        super().__init__(MPI._handleof(comm))
+    def __init__(self, comm):
+        if not isinstance(comm, MPI.Comm):
+            raise TypeError("comm: an mpi4py communicator (MPI.Comm)")
+        super().__init__(comm.py2f())
         self.mpi_comm = comm
+
+    def Alltoallv_init(self, sendbuf, recvbuf, info=None):
+        """A persistent MPI_Alltoallv (MPIX_Alltoallv_init; collective)."""
+        return Alltoallv_init(sendbuf, recvbuf, self, info)
+
+    def Alltoall_init(self, sendbuf, recvbuf, info=None):
+        """A persistent MPI_Alltoall (MPIX_Alltoall_init; collective)."""
+        return Alltoall_init(sendbuf, recvbuf, self, info)
+
+    def Neighbor_alltoallv_init(self, sendbuf, recvbuf, info=None):
+        """A persistent MPI_Neighbor_alltoallv (MPIX_Neighbor_alltoallv_init;
+        collective) on a distributed-graph communicator."""
+        return Neighbor_alltoallv_init(sendbuf, recvbuf, self, info)
 
 
 def algorithms(family="alltoallv"):
@@ -56,13 +77,36 @@ def algorithms(family="alltoallv"):
     return _algorithms(family)
 
 
+# The MPI datatype of each buffer format letter (the struct module's, which
+# NumPy's buffers give, and mpi4py's type letters): mpi4py's own table is
+# private.
+_TYPECODES = {
+    "?": MPI.C_BOOL, "c": MPI.CHAR, "b": MPI.SIGNED_CHAR, "B": MPI.UNSIGNED_CHAR,
+    "h": MPI.SHORT, "H": MPI.UNSIGNED_SHORT, "i": MPI.INT, "I": MPI.UNSIGNED,
+    "l": MPI.LONG, "L": MPI.UNSIGNED_LONG, "q": MPI.LONG_LONG, "Q": MPI.UNSIGNED_LONG_LONG,
+    "f": MPI.FLOAT, "d": MPI.DOUBLE, "g": MPI.LONG_DOUBLE,
+    "Zf": MPI.C_FLOAT_COMPLEX, "Zd": MPI.C_DOUBLE_COMPLEX, "Zg": MPI.C_LONG_DOUBLE_COMPLEX,
+    "F": MPI.C_FLOAT_COMPLEX, "D": MPI.C_DOUBLE_COMPLEX, "G": MPI.C_LONG_DOUBLE_COMPLEX,
+}
+
+
 def _datatype(buffer):
     """The MPI datatype of a buffer's elements, as mpi4py infers it."""
     code = memoryview(buffer).format.lstrip("@=<>!")
     try:
-        return MPI._typedict[code]
+        return _TYPECODES[code]
     except KeyError:
         raise TypeError(f"no MPI datatype for buffer elements of format '{code}': give the datatype") from None
+
+
+def _as_datatype(datatype, what):
+    """An MPI.Datatype, or the one a type letter ('d', 'i', ...) names."""
+    if isinstance(datatype, str):
+        try:
+            return _TYPECODES[datatype]
+        except KeyError:
+            raise TypeError(f"{what}: '{datatype}' is not a type letter (one of {''.join(_TYPECODES)})") from None
+    return datatype
 
 
 def _vector_spec(spec, what):
@@ -72,7 +116,7 @@ def _vector_spec(spec, what):
     if not isinstance(spec, (list, tuple)) or len(spec) not in (2, 3) or not isinstance(spec[1], (list, tuple)):
         raise TypeError(f"{what}: a vector buffer is [buf, (counts, displacements), datatype]")
     buffer, (counts, displs) = spec[0], spec[1]
-    datatype = spec[2] if len(spec) == 3 else _datatype(buffer)
+    datatype = _as_datatype(spec[2], what) if len(spec) == 3 else _datatype(buffer)
     counts = [int(c) for c in counts]
     if displs is None:
         displs, offset = [], 0
@@ -88,9 +132,9 @@ def _block_spec(spec, ranks, what):
         return None, 0, MPI.DATATYPE_NULL
     if isinstance(spec, (list, tuple)):
         if len(spec) == 3:
-            return spec[0], int(spec[1]), spec[2]
+            return spec[0], int(spec[1]), _as_datatype(spec[2], what)
         if len(spec) == 2:
-            buffer, datatype = spec
+            buffer, datatype = spec[0], _as_datatype(spec[1], what)
         else:
             raise TypeError(f"{what}: a buffer is buf, [buf, datatype] or [buf, count, datatype]")
     else:
@@ -128,7 +172,7 @@ def _check_datatype(datatype, itemsize, code, what):
     (MPI.BYTE and MPI.PACKED match any)."""
     if not isinstance(datatype, MPI.Datatype) or datatype == MPI.DATATYPE_NULL:
         raise TypeError(f"{what}: the datatype is not an MPI datatype")
-    if datatype in (MPI.BYTE, MPI.PACKED) or not datatype.is_predefined or code not in MPI._typedict:
+    if datatype in (MPI.BYTE, MPI.PACKED) or not datatype.is_predefined or code not in _TYPECODES:
         return
     if datatype.Get_size() != itemsize:
         raise TypeError(f"{what}: {datatype.Get_name() or 'the datatype'} ({datatype.Get_size()} bytes) does not "
@@ -198,14 +242,14 @@ def _vector_specs(sendbuf, recvbuf, sends_to, receives_from, in_place):
     return send, recv
 
 
-def Alltoallv_init(sendbuf, recvbuf, comm=MPI.COMM_WORLD, info=None):
+def Alltoallv_init(sendbuf, recvbuf, comm, info=None):
     """A persistent MPI_Alltoallv (MPIX_Alltoallv_init; collective)."""
     ranks = _mpi_comm(comm).Get_size()
     (send, scounts, sdispls, stype), (recv, rcounts, rdispls, rtype) = _agreed(
         comm, lambda: _vector_specs(sendbuf, recvbuf, ranks, ranks, True))
     xcomm, own = _library_comm(comm)
-    return _made(_vector_init("alltoallv", send, scounts, sdispls, MPI._handleof(stype), recv, rcounts, rdispls,
-                              MPI._handleof(rtype), xcomm, _info(info)), own)
+    return _made(_vector_init("alltoallv", send, scounts, sdispls, stype.py2f(), recv, rcounts, rdispls,
+                              rtype.py2f(), xcomm, _info(info)), own)
 
 
 def Neighbor_alltoallv_init(sendbuf, recvbuf, comm, info=None):
@@ -220,11 +264,11 @@ def Neighbor_alltoallv_init(sendbuf, recvbuf, comm, info=None):
         return _vector_specs(sendbuf, recvbuf, outdegree, indegree, False)
     (send, scounts, sdispls, stype), (recv, rcounts, rdispls, rtype) = _agreed(comm, parse)
     xcomm, own = _library_comm(comm)
-    return _made(_vector_init("neighbor_alltoallv", send, scounts, sdispls, MPI._handleof(stype), recv, rcounts,
-                              rdispls, MPI._handleof(rtype), xcomm, _info(info)), own)
+    return _made(_vector_init("neighbor_alltoallv", send, scounts, sdispls, stype.py2f(), recv, rcounts,
+                              rdispls, rtype.py2f(), xcomm, _info(info)), own)
 
 
-def Alltoall_init(sendbuf, recvbuf, comm=MPI.COMM_WORLD, info=None):
+def Alltoall_init(sendbuf, recvbuf, comm, info=None):
     """A persistent MPI_Alltoall (MPIX_Alltoall_init; collective)."""
     ranks = _mpi_comm(comm).Get_size()
 
@@ -238,5 +282,5 @@ def Alltoall_init(sendbuf, recvbuf, comm=MPI.COMM_WORLD, info=None):
         return send, recv
     (send, scount, stype), (recv, rcount, rtype) = _agreed(comm, parse)
     xcomm, own = _library_comm(comm)
-    return _made(_alltoall_init(send, scount, MPI._handleof(stype), recv, rcount, MPI._handleof(rtype), xcomm,
+    return _made(_alltoall_init(send, scount, stype.py2f(), recv, rcount, rtype.py2f(), xcomm,
                                 _info(info)), own)
