@@ -126,6 +126,16 @@ def human_bytes(n):
     return "%d B" % n
 
 
+def sweep_command(args):
+    """The command of the sweep: this one, or for --report-only the one
+    that measured the points (command.txt in the outdir)."""
+    path = os.path.join(args.outdir, "command.txt")
+    if args.report_only and os.path.exists(path):
+        with open(path) as f:
+            return f.read().strip()
+    return " ".join(sys.argv)
+
+
 def write_report(args, points, launches):
     by_key = {}
     for p in points:
@@ -136,7 +146,7 @@ def write_report(args, points, launches):
     lines = ["# Benchmark 3: scale, on simulated clusters", "",
              "Written by `benchmarks/scale.py` on %s (git %s)." % (
                  datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), git_revision()),
-             "", "Command: `%s`" % " ".join(sys.argv), "",
+             "", "Command: `%s`" % sweep_command(args), "",
              "**What the model leaves out** (every figure below): %s. Simulated times are exact for the model, "
              "and only as true as it is: docs/simulation.md." % MODEL_LEAVES_OUT, "",
              "Platforms: `platforms/%s.json` (%s)." % (args.machine, machine_source(args.machine)), "",
@@ -405,6 +415,8 @@ def main():
         write_report(args, points, launches)
         return
     points, launches = [], []
+    with open(os.path.join(args.outdir, "command.txt"), "w") as f:
+        f.write(" ".join(sys.argv) + "\n")
     for layout in args.layouts.split(","):
         nodes, per_node = (int(x) for x in layout.split("x"))
         for collective in args.collectives.split(","):
