@@ -466,7 +466,7 @@ int MPIX_Wait(MPIX_Request* request, MPI_Status* status) {
   });
 }
 
-int MPIX_Waitall(int count, MPIX_Request* requests[], MPI_Status statuses[]) {
+int MPIX_Waitall(int count, MPIX_Request* requests[], MPI_Status* statuses) {
   return guarded(__func__, MPI_COMM_NULL, [&] {
     require(count >= 0, MPI_ERR_COUNT, "count is negative");
     require(count == 0 || requests != nullptr, MPI_ERR_ARG, "requests is NULL");

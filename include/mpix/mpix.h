@@ -674,7 +674,7 @@ int MPIX_Wait(MPIX_Request *request, MPI_Status *status) MPIX_SYMBOL(Wait);
  * \local_op
  * \threadsafe
  */
-int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status statuses[]) MPIX_SYMBOL(Waitall);
+int MPIX_Waitall(int count, MPIX_Request *requests[], MPI_Status *statuses) MPIX_SYMBOL(Waitall);
 
 /**
  * \brief Frees an inactive request.
