@@ -57,10 +57,11 @@ void agree_on_error(MPI_Comm comm, const std::optional<Error>& local) {
   mpi_check(MPI_Bcast(&wire, static_cast<int>(sizeof wire), MPI_BYTE, first_failing, comm), "MPI_Bcast");
   // A message from an agreement nested inside this one names its rank
   // already; what it adds "on this rank" was the first failing rank's own.
-  const std::string first_reason = located_reason(wire.message);
-  std::string located = std::strncmp(wire.message, "on rank ", 8) == 0
-                            ? std::string(wire.message).substr(0, std::string(wire.message).find(this_rank_marker))
-                            : "on rank " + std::to_string(first_failing) + ": " + wire.message;
+  const std::string message(wire.message);
+  const std::string first_reason = located_reason(message);
+  std::string located = message.compare(0, 8, "on rank ") == 0
+                            ? message.substr(0, message.find(this_rank_marker))
+                            : "on rank " + std::to_string(first_failing) + ": " + message;
   // A rank that failed too adds its own reason where it differs: resource
   // limits and kernel refusals differ between ranks, and each rank's log
   // should say its own. Its reason from a nested agreement is what that

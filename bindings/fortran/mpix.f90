@@ -463,17 +463,27 @@ contains
     integer, optional, intent(out) :: ierror
     character(kind=c_char) :: buffer(MPIX_MAX_OBJECT_NAME)
     integer(c_int) :: code, length
-    integer :: i
     code = c_request_get_algorithm(request%handle, buffer, length)
-    name = ""
-    resultlen = 0
-    if (code == MPI_SUCCESS) then
-      resultlen = min(int(length), len(name))
-      do i = 1, resultlen
-        name(i:i) = buffer(i)
-      end do
-    end if
+    call copy_result(code, buffer, length, name, resultlen)
     call set_error(code, ierror)
+  end subroutine
+
+  ! A C call's text result into a Fortran string, blank-padded: the first
+  ! length characters of buffer (as many as fit) where code is
+  ! MPI_SUCCESS, nothing otherwise.
+  subroutine copy_result(code, buffer, length, string, resultlen)
+    integer(c_int), intent(in) :: code, length
+    character(kind=c_char), intent(in) :: buffer(*)
+    character(len=*), intent(out) :: string
+    integer, intent(out) :: resultlen
+    integer :: i
+    string = ""
+    resultlen = 0
+    if (code /= MPI_SUCCESS) return
+    resultlen = min(int(length), len(string))
+    do i = 1, resultlen
+      string(i:i) = buffer(i)
+    end do
   end subroutine
 
   !> MPIX_Error_string: the message of a code the library returned (the
@@ -486,16 +496,8 @@ contains
     integer, optional, intent(out) :: ierror
     character(kind=c_char) :: buffer(MPIX_MAX_ERROR_STRING)
     integer(c_int) :: code, length
-    integer :: i
     code = c_error_string(int(errorcode, c_int), buffer, length)
-    string = ""
-    resultlen = 0
-    if (code == MPI_SUCCESS) then
-      resultlen = min(int(length), len(string))
-      do i = 1, resultlen
-        string(i:i) = buffer(i)
-      end do
-    end if
+    call copy_result(code, buffer, length, string, resultlen)
     call set_error(code, ierror)
   end subroutine
 
