@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "src/error.hpp"
+#include "src/error_code.hpp"
 #include "src/library.hpp"
 #include "src/mpi_implementation.hpp"
 
@@ -31,13 +32,19 @@ inline bool mpi_usable() {
   return initialized && !finalized;
 }
 
-// Records the message for MPIX_Error_string and raises the error on comm's
-// error handler. A fatal handler would only print the error class, so the
-// full message is printed first.
+// Returns a code of the error's class that carries the message through
+// MPI_Error_string (src/error_code.hpp), records the message for
+// MPIX_Error_string and raises the error on comm's error handler. A fatal
+// handler would only print the error class, so the full message is
+// printed first.
 inline int raise(MPI_Comm comm, const char* function, int code, const char* what) {
   const std::string message = "mpix-rma (" + rank_label() + "): " + function + ": " + what;
+  if (!mpi_usable()) {
+    mpix::remember_error(code, message);
+    return code;
+  }
+  code = mpix::code_with_message(code, message);
   mpix::remember_error(code, message);
-  if (!mpi_usable()) return code;
   if (comm == MPI_COMM_NULL) comm = MPI_COMM_SELF;
   MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
   if (MPI_Comm_get_errhandler(comm, &handler) == MPI_SUCCESS) {

@@ -2,6 +2,8 @@
 
 #include "src/error.hpp"
 
+#include <string>
+
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h>
 #endif
@@ -81,6 +83,29 @@ void add_error_class(const char* text, int* error_class, int* code) {
   mpi_check(MPI_Add_error_string(*error_class, text), "MPI_Add_error_string");
   mpi_check(MPI_Add_error_code(*error_class, code), "MPI_Add_error_code");
   mpi_check(MPI_Add_error_string(*code, text), "MPI_Add_error_string");
+#endif
+}
+
+namespace {
+// Whether MPI_Error_string gives code the text just set, and MPI_Error_class
+// gives error_class.
+bool reads_back(int error_class, int code) {
+  static const char probe[] = "mpix-rma: error code probe";
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0, read_class = -1;
+  return MPI_Add_error_string(code, probe) == MPI_SUCCESS && MPI_Error_string(code, text, &length) == MPI_SUCCESS &&
+         std::string(text, static_cast<std::size_t>(length)) == probe &&
+         MPI_Error_class(code, &read_class) == MPI_SUCCESS && read_class == error_class;
+}
+}  // namespace
+
+bool add_error_code(int error_class, int* code) {
+#if defined(MPIX_SIMGRID_SMPI)
+  (void)error_class;
+  (void)code;
+  return false;
+#else
+  return MPI_Add_error_code(error_class, code) == MPI_SUCCESS && reads_back(error_class, *code);
 #endif
 }
 

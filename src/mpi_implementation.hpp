@@ -53,6 +53,15 @@ int simulated_host_cores();
 // rank, as MPI's are). Throws mpix::Error where MPI refuses.
 void add_error_class(const char* text, int* error_class, int* code);
 
+// A new code of error_class (a predefined class or an added one) whose
+// text MPI_Error_string gives and which MPI_Error_class maps back to
+// error_class: MPI_Add_error_code, checked by setting a text and reading it
+// back. False where it does not read back: SMPI has no
+// MPI_Add_error_code, and MPICH 4.0 leaves its mark of an added code off a
+// code of a predefined class (the code then reads back as one of MPICH's
+// own messages, and with the mark, MPI_Error_class gives another class).
+bool add_error_code(int error_class, int* code);
+
 // The implementation part of such a name ("MPICH", "Open MPI"): what a
 // tuning file measured with another MPI differs in.
 std::string family_of(const std::string& name);

@@ -23,7 +23,7 @@ program persistent_exchanges
   type(MPI_Status) :: status
   type(MPI_Datatype) :: pair
   logical :: done
-  integer :: rank, ranks, i, it, ierror, length, wrong
+  integer :: rank, ranks, i, it, ierror, ierr, error_class, length, wrong
   integer, allocatable :: sendcounts(:), sdispls(:), recvcounts(:), rdispls(:)
   double precision, allocatable, target :: send(:), recv(:), expected(:)
   integer, allocatable, target :: isend(:), irecv(:), iexpected(:)
@@ -148,11 +148,14 @@ program persistent_exchanges
   call MPIX_Error_string(ierror, message, length)
   call expect(index(message(1:length), "recvcount = -4 is negative") > 0, &
               "MPIX_Error_string gave: " // message(1:length))
+  call MPI_Error_class(ierror, error_class, ierr)
+  call expect(error_class == MPI_ERR_COUNT, "a negative recvcount was not of class MPI_ERR_COUNT")
 
   ! A section with a stride is not one block of memory: refused, not copied.
   call MPIX_Alltoall_init(matrix(1, :), 1, MPI_DOUBLE_PRECISION, matrix(2, :), 1, MPI_DOUBLE_PRECISION, &
                           xcomm, MPIX_INFO_NULL, request, ierror)
-  call expect(ierror == MPI_ERR_BUFFER, "a strided buffer was not refused with MPI_ERR_BUFFER")
+  call MPI_Error_class(ierror, error_class, ierr)
+  call expect(error_class == MPI_ERR_BUFFER, "a strided buffer was not refused with MPI_ERR_BUFFER")
 
   ! The neighbourhood exchange on a ring: 2 elements to each neighbour, the
   ! left one's landing in the second half (send and receive layouts differ).
