@@ -22,6 +22,7 @@ namespace {
 
 constexpr std::size_t line = 64;
 constexpr std::size_t header_bytes = 32;  // the rest of the slot's first line is payload
+constexpr const char* switched_off = "turned off by MPIX_CHANNEL=off";
 
 // The first 32 bytes of a slot. seq is published last (release) and read
 // first (acquire): the other fields and the payload are plain memory.
@@ -130,6 +131,9 @@ NodeChannel::Geometry NodeChannel::geometry_for(const ChannelSettings& settings,
 
 NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std::size_t largest_block)
     : settings_(settings), node_rank_(comm.node_rank()), node_size_(comm.node_size()) {
+  // Every rank alike (MPIX_CHANNEL is agreed): none goes on to the
+  // collective set-up below.
+  if (!comm.config().section<NodeConfig>().channel) throw Error(MPI_ERR_OTHER, std::string("node channel: ") + switched_off);
   const std::size_t peers = static_cast<std::size_t>(node_size_ - 1);
   const Geometry shape = geometry_for(settings, node_size_, largest_block);
   const std::size_t stride = shape.stride;
@@ -328,7 +332,8 @@ void spin_then_yield(unsigned& polls, int spin_polls) {
   }
 }
 
-std::string NodeChannel::unavailable_reason() {
+std::string NodeChannel::unavailable_reason(const Comm& comm) {
+  if (!comm.config().section<NodeConfig>().channel) return switched_off;
   static const std::string reason = []() -> std::string {
     if (const char* why = mpi_implementation::ranks_are_not_processes()) return why;
     // The calls the channel makes, made on this process: a kernel or
@@ -384,7 +389,7 @@ void ChannelPool::share_between_requests(const Comm& comm, const ChannelSettings
   if (comm.node_size() == 1) return;
   // Whether the channel can run is each process's own finding: agreed
   // first, since creating one is collective.
-  int available = NodeChannel::unavailable_reason().empty() ? 1 : 0;
+  int available = NodeChannel::unavailable_reason(comm).empty() ? 1 : 0;
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &available, 1, MPI_INT, MPI_MIN, comm.node()), "MPI_Allreduce");
   if (available) take(comm, settings, 0);
 }

@@ -164,9 +164,10 @@ class NodeChannel {
   bool progress(Outgoing& m);
   bool progress(Incoming& m);
 
-  // Where a process may run this transport: memfd segments and Unix-domain
-  // sockets work here. Empty if it can; otherwise why not.
-  static std::string unavailable_reason();
+  // Whether comm's ranks may run this transport: MPIX_CHANNEL is not off,
+  // and memfd segments and Unix-domain sockets work in this process. Empty
+  // if they can; otherwise why not.
+  static std::string unavailable_reason(const Comm& comm);
 
  private:
   struct Ring;  // a view of one ring: control line and slots

@@ -14,6 +14,12 @@ PtracePeers parse_ptrace_peers(std::string_view value) {
 
 const std::vector<VariableSpec>& node_variables() {
   static const std::vector<VariableSpec> rows = {
+    {"MPIX_CHANNEL", "on|off", "on", "on|off",
+     "The node channel (shared-memory segments passed between a node's ranks, docs/security.md): off "
+     "creates none, for any family or the drop-in. Every algorithm that needs it is refused with this "
+     "reason (auto runs the others; a forced one fails at init with MPIX_ERR_ALGORITHM), and the drop-in "
+     "agrees through MPI_Allreduce. Ranks must agree.",
+     [](std::string_view v, Config& c) { c.section<NodeConfig>().channel = parse_on_off(v); }},
     {"MPIX_CHANNEL_CHUNK_BYTES", "int", "32768", "64..16777216",
      "Node channel (algorithm channel): payload bytes of one slot of the ring a node peer sends this "
      "rank through; larger blocks stream through the ring in chunks of this size. Smaller where two "

@@ -1,4 +1,5 @@
-// The node transport's section of the configuration (MPIX_CHANNEL_*,
+// The node transport's section of the configuration (MPIX_CHANNEL,
+// MPIX_CHANNEL_*,
 // MPIX_PTRACE_PEERS): its rows are in node_config.cpp and join the typed
 // table through src/components.def.
 #pragma once
@@ -18,6 +19,7 @@ enum class PtracePeers { widen, use, off };
 enum class NodePath { automatic, shm, cma, mpi };
 
 struct NodeConfig {
+  bool channel = true;             // off: no node channel for any family, nor the drop-in's agreement
   long chunk_bytes = 32768;        // node channel: payload of one ring slot
   long staging_bytes = 1L << 20;   // node channel: inbound staging memory per rank
   long single_copy_bytes = 4096;   // mapped send blocks from this size up: one copy; 0: never

@@ -67,7 +67,7 @@ NodeExchange::NodeExchange(const AlltoallvArgs& args, HeapBlocks heap)
 
 std::optional<std::string> NodeExchange::unsupported(const AlltoallvArgs& args) {
   if (args.comm->node_size() > 1) {
-    const std::string why = NodeChannel::unavailable_reason();
+    const std::string why = NodeChannel::unavailable_reason(*args.comm);
     if (!why.empty()) return "the node channel cannot run here (" + why + ")";
   }
   return std::nullopt;

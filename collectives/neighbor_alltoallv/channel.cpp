@@ -258,7 +258,7 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
 
 std::optional<std::string> without_node_channel(const NeighborArgs& args) {
   if (args.comm->node_size() > 1) {
-    const std::string why = NodeChannel::unavailable_reason();
+    const std::string why = NodeChannel::unavailable_reason(*args.comm);
     if (!why.empty()) return "the node channel cannot run here (" + why + ")";
   }
   return std::nullopt;

@@ -49,6 +49,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_ALLTOALL_EXCLUDE", "pscw"},
                                                 {"MPIX_NEIGHBOR_ALLTOALLV_EXCLUDE", "channel, p2p"},
                                                 {"MPIX_NEIGHBOR_PACK_BYTES", "512"},
+                                                {"MPIX_CHANNEL", "off"},
                                                 {"MPIX_CHANNEL_CHUNK_BYTES", "4096"},
                                                 {"MPIX_CHANNEL_STAGING_BYTES", "65536"},
                                                 {"MPIX_CHANNEL_SINGLE_COPY_BYTES", "262144"},
@@ -82,6 +83,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::AlltoallConfig>().algorithm, "channel");
   EXPECT_EQ(c.values().section<mpix::AlltoallConfig>().exclude, (std::vector<std::string>{"pscw"}));
   EXPECT_EQ(c.values().section<mpix::NeighborConfig>().exclude, (std::vector<std::string>{"channel", "p2p"}));
+  EXPECT_FALSE(c.values().section<mpix::NodeConfig>().channel);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().chunk_bytes, 4096);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().staging_bytes, 65536);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().single_copy_bytes, 262144);
