@@ -100,8 +100,8 @@ class SlabFft {
       if (algorithm != "auto") info.emplace().set("mpix_alltoall_algorithm", algorithm);
       const mpix::Info* hints = info ? &*info : nullptr;
       const int block = forward_.sendcounts[0];
-      forward_request_ = &forward_alltoall_.emplace(packed_x_, packed_y_, block, xcomm, hints);
-      backward_request_ = &backward_alltoall_.emplace(packed_y_, packed_x_, block, xcomm, hints);
+      forward_request_ = &forward_alltoall_.emplace(packed_x_, block, packed_y_, block, xcomm, hints);
+      backward_request_ = &backward_alltoall_.emplace(packed_y_, block, packed_x_, block, xcomm, hints);
     } else if (variant != "mpi" && variant != "mpi_alltoall") {
       // mpix-rma, step 2b: one persistent request per direction, made once
       // over buffers that stay put; every iteration reuses both.

@@ -423,19 +423,22 @@ class Alltoall : public Request {
            MPI_Datatype recvtype, const Comm& comm, const Info* info = nullptr) {
     init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info);
   }
-  /// Vectors: blocks of count elements, the datatype deduced from T; checked,
-  /// on every rank at once, to hold a block per rank.
+  /// Vectors, in the C call's order without the datatypes (deduced from T):
+  /// blocks of sendcount and recvcount elements; checked, on every rank at
+  /// once, to hold a block per rank.
   template <class T, class SendAlloc, class RecvAlloc>
-  Alltoall(const std::vector<T, SendAlloc>& send, std::vector<T, RecvAlloc>& recv, int count, const Comm& comm,
-           const Info* info = nullptr) {
-    const std::size_t needed = static_cast<std::size_t>(comm.size()) * static_cast<std::size_t>(std::max(count, 0));
-    const bool small_here = send.size() < needed || recv.size() < needed;
+  Alltoall(const std::vector<T, SendAlloc>& send, int sendcount, std::vector<T, RecvAlloc>& recv, int recvcount,
+           const Comm& comm, const Info* info = nullptr) {
+    const auto needed = [&](int count) {
+      return static_cast<std::size_t>(comm.size()) * static_cast<std::size_t>(std::max(count, 0));
+    };
+    const bool small_here = send.size() < needed(sendcount) || recv.size() < needed(recvcount);
     const int small = detail::first_ranks_where({small_here, false}, comm.mpi_comm(), comm.rank())[0];
     if (small >= 0)
       throw Error(MPI_ERR_ARG, "mpix::Alltoall (rank " + std::to_string(comm.rank()) +
-                                   "): a buffer vector holds fewer than count elements per rank on rank " +
+                                   "): a buffer vector holds fewer than its count of elements per rank on rank " +
                                    std::to_string(small));
-    init(send.data(), count, datatype<T>(), recv.data(), count, datatype<T>(), comm, info);
+    init(send.data(), sendcount, datatype<T>(), recv.data(), recvcount, datatype<T>(), comm, info);
   }
 
  private:

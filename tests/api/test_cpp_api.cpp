@@ -205,7 +205,7 @@ TEST_F(CppApi, AlltoallExchangesDeliverTheDataWithEveryAlgorithm) {
   for (const mpix::AlgorithmInfo& row : mpix::alltoall_algorithms()) {
     mpix::Info info;
     info.set("mpix_alltoall_algorithm", row.name);
-    mpix::Alltoall exchange(send, recv, block, comm, &info);
+    mpix::Alltoall exchange(send, block, recv, block, comm, &info);
     if (!row.has(MPIX_ALGORITHM_SELECTS)) {
       EXPECT_EQ(exchange.algorithm(), row.name);
     }
@@ -222,7 +222,7 @@ TEST_F(CppApi, AlltoallExchangesDeliverTheDataWithEveryAlgorithm) {
   int code = MPI_SUCCESS;
   std::string message;
   try {
-    mpix::Alltoall exchange(send, short_recv, block, comm);
+    mpix::Alltoall exchange(send, block, short_recv, block, comm);
   } catch (const mpix::Error& e) {
     code = e.error_class();
     message = e.what();

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < size; ++i) displs[i] = 2 * i;
     std::vector<std::complex<double>> send(2 * size), recv(2 * size), recv_uniform(2 * size);
     mpix::Alltoallv exchange(send, counts, displs, recv, counts, displs, comm);
-    mpix::Alltoall uniform(send, recv_uniform, 2, comm);
+    mpix::Alltoall uniform(send, 2, recv_uniform, 2, comm);
     for (int it = 0; it < 10; ++it) {
       for (int i = 0; i < 2 * size; ++i) send[i] = {1000.0 * it + 10 * rank + i / 2, static_cast<double>(i % 2)};
       exchange.start();
