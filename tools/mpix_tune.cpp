@@ -98,10 +98,56 @@ struct Layout {
   bool multi_node = false;
 };
 
+// What is done of the whole measurement, printed by rank 0 after each step
+// with the time left at the pace so far: a full run takes minutes, and a
+// user should see it move.
+class Progress {
+ public:
+  Progress(bool prints, long runs) : prints_(prints), total_(runs), began_(MPI_Wtime()) {}
+  void advance(long runs, const std::string& what) {
+    done_ += runs;
+    if (!prints_) return;
+    const double elapsed = MPI_Wtime() - began_;
+    const double left = done_ > 0 ? elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_) : 0;
+    std::printf("mpix_tune: [%3ld%%] %s; %s elapsed, about %s left\n", 100 * done_ / total_, what.c_str(),
+                duration(elapsed).c_str(), duration(left).c_str());
+    std::fflush(stdout);
+  }
+
+ private:
+  static std::string duration(double seconds) {
+    const long s = static_cast<long>(seconds + 0.5);
+    return s >= 60 ? std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s" : std::to_string(s) + " s";
+  }
+  bool prints_;
+  long total_, done_ = 0;
+  double began_;
+};
+
+// The point whose repeats disagreed most (largest over smallest): a busy
+// machine, or one that changed speed, gives curves no selector should
+// trust, and repeats an idle machine would have kept close.
+struct Disagreement {
+  double ratio = 1, min_us = 0, max_us = 0;
+  std::string algorithm;
+  long bytes = 0;
+  int points = 0, disagreeing = 0;  // points measured, and those beyond the bound
+  static constexpr double bound = 2.0, noise_us = 1.0;
+};
+
 class Tuner {
  public:
-  Tuner(const Options& options, const Layout& layout, MPIX_Comm* comm, std::vector<std::string> algorithms)
-      : options_(options), layout_(layout), comm_(comm), algorithms_(std::move(algorithms)) {}
+  Tuner(const Options& options, const Layout& layout, MPIX_Comm* comm, std::vector<std::string> algorithms,
+        Progress& progress)
+      : options_(options), layout_(layout), comm_(comm), algorithms_(std::move(algorithms)), progress_(progress) {}
+
+  // The runs of one algorithm the whole measurement makes, for Progress.
+  static long runs(const Options& options, std::size_t algorithms, bool multi_node) {
+    const long per_round = options.repeats * static_cast<long>(algorithms);
+    const long curves = multi_node ? 1 : 2;  // MPIX_Alloc_mem memory, and user memory on one node
+    return per_round * (2 + 1 + curves * 2 * static_cast<long>(options.sizes.size()));
+  }
+  const Disagreement& disagreement() const { return disagreement_; }
 
   // T_iter (us) of every algorithm at b bytes per peer, median over repeats;
   // the algorithms take turns inside each repeat, so that a drift of the
@@ -121,7 +167,25 @@ class Tuner {
         t[a].push_back(s.iteration * 1e6);
       }
     std::vector<double> medians;
-    for (const auto& samples : t) medians.push_back(median(samples));
+    for (std::size_t a = 0; a < algorithms_.size(); ++a) {
+      const Spread repeats = spread(t[a]);
+      medians.push_back(repeats.median);
+      // Below a microsecond apart, repeats agree for any selector's purpose.
+      const double ratio = repeats.min > 0 && repeats.max - repeats.min > Disagreement::noise_us
+                               ? repeats.max / repeats.min : 1;
+      ++disagreement_.points;
+      disagreement_.disagreeing += ratio > Disagreement::bound;
+      if (ratio > disagreement_.ratio) {
+        disagreement_.ratio = ratio;
+        disagreement_.min_us = repeats.min;
+        disagreement_.max_us = repeats.max;
+        disagreement_.algorithm = algorithms_[a];
+        disagreement_.bytes = bytes;
+      }
+    }
+    progress_.advance(options_.repeats * static_cast<long>(algorithms_.size()),
+                      std::to_string(bytes) + " B per peer, " + (mpix_memory ? "MPIX_Alloc_mem" : "heap") +
+                          " memory, " + (blocks == Blocks::all ? "every block" : "blocks to peers only"));
     return medians;
   }
 
@@ -143,6 +207,7 @@ class Tuner {
       costs[a].init_us = median(first[a]);
       costs[a].reinit_us = median(again[a]);
     }
+    progress_.advance(2L * options_.repeats * static_cast<long>(algorithms_.size()), "init and re-init costs");
     return costs;
   }
 
@@ -189,7 +254,19 @@ class Tuner {
   const Layout& layout_;
   MPIX_Comm* comm_;
   std::vector<std::string> algorithms_;
+  Progress& progress_;
+  Disagreement disagreement_;
 };
+
+// Rank 0's warning when repeats disagreed beyond Disagreement::bound.
+void warn_if_repeats_disagree(const Disagreement& d, int repeats) {
+  if (d.disagreeing == 0) return;
+  std::printf("mpix_tune: WARNING: repeats disagree: %d of %d points spread more than %.0fx; the worst, %s at %ld B "
+              "per peer, took %.1f..%.1f us (%.1fx) over %d repeats. A busy machine, or one that changes speed, "
+              "gives such curves: measure again when it is idle, or with more --repeats.\n",
+              d.disagreeing, d.points, Disagreement::bound, d.algorithm.c_str(), d.bytes, d.min_us, d.max_us, d.ratio,
+              repeats);
+}
 
 Layout layout_of(const mpix::Comm& comm) {
   Layout l;
@@ -297,7 +374,8 @@ int main(int argc, char** argv) {
     MPIX_Comm* comm = nullptr;
     MPIX_Comm_init(&comm, MPI_COMM_WORLD);
     const std::vector<std::string> names = registered_algorithms();
-    Tuner tuner(options, layout, comm, names);
+    Progress done(layout.rank == 0, Tuner::runs(options, names.size(), layout.multi_node));
+    Tuner tuner(options, layout, comm, names, done);
 
     progress("init and re-init costs");
     std::vector<mpix::FixedCosts> fixed = tuner.init_costs();
@@ -348,6 +426,7 @@ int main(int argc, char** argv) {
       parameters.source = parameters.source.empty() ? measured : parameters.source + "; " + measured;
     if (layout.rank == 0) {
       print_summary(parameters, layout.size, layout.multi_node);
+      warn_if_repeats_disagree(tuner.disagreement(), options.repeats);
       status = write_tuning(parameters, options.output) ? 0 : 1;
     }
     MPIX_Comm_free(&comm);
