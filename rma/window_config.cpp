@@ -25,10 +25,10 @@ const std::vector<VariableSpec>& window_variables() {
     {"MPIX_CMA_MIN_BYTES", "int", "131072", "0 or a positive integer",
      "Smallest transfer into user memory that takes CMA instead of MPI RMA; ordered windows, which complete "
      "each operation before the next, time both paths on their first transfers instead (mpix_ordered_path). "
-     "Measured on these machines (MPICH, 2 ranks, per put): put + flush, CMA 0.7 us vs MPI 1.6 at 4 KiB, "
-     "3.5 vs 8.4 at 64 KiB; 32 puts under one flush, CMA 0.7 vs MPI 0.55 at 4 KiB, 1.1 vs 1.8 at 16 KiB. A "
-     "lower value speeds up windows from 8-16 KiB, but the default stays where the Alltoallv RMA algorithms' "
-     "built-in cost parameters were measured: below it, auto's prior would misjudge them.",
+     "Where CMA wins depends on the machine and on how many puts share a flush (scripts/benchmark.sh rma "
+     "measures both): a lower value may speed up windows of mid-sized transfers, but the default stays where "
+     "the Alltoallv RMA algorithms' built-in cost parameters were measured: below it, auto's prior would "
+     "misjudge them.",
      [](std::string_view v, Config& c) { c.section<WindowConfig>().cma_min_bytes = parse_int(v, 0, INT_MAX); }},
     {"MPIX_WIN_THREAD_SLOTS", "int", "4", "1..64",
      "MPI windows per MPIX window created with mpi_win_scope=thread: each thread slot has its own, "
