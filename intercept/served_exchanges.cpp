@@ -262,44 +262,10 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   // A check costs what it adds to a call that passes through: reading the
   // recent calls, describing this one and voting, not only the agreement.
   const double begin = MPI_Wtime();
-  const RecentCalls::Pattern recent = recent_.at_agreement(now);
-
-  const ExchangePattern& pattern = scratch_;
   scratch_.describe(args);
-  // MPI forbids MPI_IN_PLACE in neighbourhood collectives: MPI's own call
-  // reports it.
-  if (collective_ == Collective::neighbor_alltoallv && scratch_.in_place) scratch_.servable = false;
-  const std::int64_t settings_hash = static_cast<std::int64_t>(fingerprint(settings_));
-  Votes a{};
-  for (int slot = 0; slot < max_entries; ++slot) {
-    const bool match = static_cast<std::size_t>(slot) < entries_.size() && entries_[slot].pattern.same_as(pattern);
-    a[slots + slot] = match ? 0 : 1;
-    if (match) a[matched_any] = 1;
-  }
-  a[unservable] = pattern.servable ? 0 : 1;
-  a[largest_block] = pattern.largest_block;
-  a[minus_repeats] = pattern.servable ? -recent.repeats : 0;
-  a[minus_pattern_calls] = pattern.servable ? -recent.calls : 0;
-  a[pattern_call_ns] = in_ns(recent.call_us);
-  a[pattern_period_ns] = in_ns(recent.period_us);
-  a[period_unmeasured] = recent.period_us > 0 ? 0 : 1;
-  a[call_ns] = in_ns(recent_.mean_call_us());
-  a[check_ns] = in_ns(typical_check_us_);
-  a[admission_ns] = in_ns(last_admission_us_);
-  a[search_ns] = in_ns(last_search_us_);
-  a[minus_search_gain] = -static_cast<std::int64_t>(1e6 * last_search_gain_);
-  a[settings] = settings_hash;
-  a[minus_settings] = -settings_hash;
+  Votes a = votes(scratch_, recent_.at_agreement(now));
   const int agreed = agreement_.max(a.data());
-  const double check_seconds = MPI_Wtime() - begin;
-  counters_.check_seconds += check_seconds;
-  // What agreements cost, waiting for the last rank included: a moving
-  // mean that leaves out the first (it pays MPI's own first-call costs).
-  if (counters_.agreements == 1)
-    typical_check_us_ = 1e6 * check_seconds;
-  else if (counters_.agreements > 1)
-    typical_check_us_ += (1e6 * check_seconds - typical_check_us_) / 8;
-  ++counters_.agreements;
+  checked(MPI_Wtime() - begin);
   if (agreed != MPI_SUCCESS) return agreed;  // raised on the communicator by MPI
   call_us_ = in_us(a[call_ns]);
   check_us_ = in_us(a[check_ns]);
@@ -327,19 +293,63 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   // arguments MPI rejected fails in MPIX_Alltoallv_init, on every rank.
   const int rc =
       timed_pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  consider_admission(a, sendbuf, recvbuf);
+  return rc;
+}
+
+ServedExchanges::Votes ServedExchanges::votes(ExchangePattern& pattern, const RecentCalls::Pattern& recent) const {
+  // MPI forbids MPI_IN_PLACE in neighbourhood collectives: MPI's own call
+  // reports it.
+  if (collective_ == Collective::neighbor_alltoallv && pattern.in_place) pattern.servable = false;
+  const std::int64_t settings_hash = static_cast<std::int64_t>(fingerprint(settings_));
+  Votes a{};
+  for (int slot = 0; slot < max_entries; ++slot) {
+    const bool match = static_cast<std::size_t>(slot) < entries_.size() && entries_[slot].pattern.same_as(pattern);
+    a[slots + slot] = match ? 0 : 1;
+    if (match) a[matched_any] = 1;
+  }
+  a[unservable] = pattern.servable ? 0 : 1;
+  a[largest_block] = pattern.largest_block;
+  a[minus_repeats] = pattern.servable ? -recent.repeats : 0;
+  a[minus_pattern_calls] = pattern.servable ? -recent.calls : 0;
+  a[pattern_call_ns] = in_ns(recent.call_us);
+  a[pattern_period_ns] = in_ns(recent.period_us);
+  a[period_unmeasured] = recent.period_us > 0 ? 0 : 1;
+  a[call_ns] = in_ns(recent_.mean_call_us());
+  a[check_ns] = in_ns(typical_check_us_);
+  a[admission_ns] = in_ns(last_admission_us_);
+  a[search_ns] = in_ns(last_search_us_);
+  a[minus_search_gain] = -static_cast<std::int64_t>(1e6 * last_search_gain_);
+  a[settings] = settings_hash;
+  a[minus_settings] = -settings_hash;
+  return a;
+}
+
+void ServedExchanges::checked(double check_seconds) {
+  counters_.check_seconds += check_seconds;
+  // What agreements cost, waiting for the last rank included: a moving
+  // mean that leaves out the first (it pays MPI's own first-call costs).
+  if (counters_.agreements == 1)
+    typical_check_us_ = 1e6 * check_seconds;
+  else if (counters_.agreements > 1)
+    typical_check_us_ += (1e6 * check_seconds - typical_check_us_) / 8;
+  ++counters_.agreements;
+}
+
+void ServedExchanges::consider_admission(const Votes& a, const void* sendbuf, void* recvbuf) {
   // The communicator is set up at its first call that could be served, of
   // any size: once, early, in a call that passes through (a program's or a
   // benchmark's first calls are its warm-up), so that no admission of a
   // large exchange later waits for it.
   if (a[unservable] == 0) {
-    if (!set_up()) return rc;
+    if (!set_up()) return;
     share_rings();
     first_search();
   }
   const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
   if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
     look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
-    return rc;
+    return;
   }
   // Large enough to serve. Rent or buy (selector/admission.hpp): the
   // pattern is admitted once its calls have cost MPI what a search will,
@@ -356,7 +366,6 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   else
     look_again_after(calls_before_next_check(pattern_us, check_us_, true, rent_us,
                                              rent_needed_us(price_us, gain, admission_rule_), admission_rule_));
-  return rc;
 }
 
 // Timed for the rent (RecentCalls): only calls just before an agreement.

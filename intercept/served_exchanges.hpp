@@ -160,6 +160,14 @@ class ServedExchanges {
     slots
   };
   using Votes = std::array<std::int64_t, slots + max_entries>;
+  // This rank's votes on a call of this pattern (unservable marked where
+  // MPI forbids it), and what this rank knows of prices.
+  Votes votes(ExchangePattern& pattern, const RecentCalls::Pattern& recent) const;
+  // An agreement took check_seconds: counted, and priced for the next.
+  void checked(double check_seconds);
+  // After an agreed call that no entry served: the communicator's set-up,
+  // then the pattern admitted, or the next check scheduled.
+  void consider_admission(const Votes& agreed, const void* sendbuf, void* recvbuf);
 
   int pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);

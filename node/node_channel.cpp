@@ -133,7 +133,8 @@ NodeChannel::NodeChannel(const Comm& comm, const ChannelSettings& settings, std:
     : settings_(settings), node_rank_(comm.node_rank()), node_size_(comm.node_size()) {
   // Every rank alike (MPIX_CHANNEL is agreed): none goes on to the
   // collective set-up below.
-  if (!comm.config().section<NodeConfig>().channel) throw Error(MPI_ERR_OTHER, std::string("node channel: ") + switched_off);
+  if (!comm.config().section<NodeConfig>().channel)
+    throw Error(MPI_ERR_OTHER, std::string("node channel: ") + switched_off);
   const std::size_t peers = static_cast<std::size_t>(node_size_ - 1);
   const Geometry shape = geometry_for(settings, node_size_, largest_block);
   const std::size_t stride = shape.stride;
