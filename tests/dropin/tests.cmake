@@ -1,0 +1,207 @@
+# Tests of the drop-in, included by tests/CMakeLists.txt in its scope.
+
+# The drop-in: an MPI program that does not link mpix-rma runs under
+# LD_PRELOAD and checks every MPI_Alltoallv against PMPI_Alltoallv; every
+# communicator must have had calls served (MPIX_VERBOSE=1 reports them at
+# MPI_Finalize). An ASan build must preload its runtime first.
+find_package(Threads REQUIRED)
+add_executable(dropin_checks dropin/dropin_checks.c)
+target_link_libraries(dropin_checks PRIVATE MPI::MPI_C Threads::Threads)
+set(dropin_preload $<TARGET_FILE:mpixrma_intercept>)
+if(MPIX_SANITIZE)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so OUTPUT_VARIABLE asan_runtime
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set(dropin_preload "${asan_runtime}:${dropin_preload}")
+endif()
+# The correctness tests run patterns of tens of calls, far too few to repay
+# a search by the default rule (MPIX_INTERCEPT_ADMISSION=rent, measured
+# prices): they admit each pattern as soon as it repeats. dropin.rent tests
+# the default rule.
+set(dropin_admit_at_once "MPIX_INTERCEPT_ADMISSION=repeats")
+set(dropin_env "LD_PRELOAD=${dropin_preload};MPIX_VERBOSE=1;MPIX_INTERCEPT_MIN_BYTES=1024;${dropin_admit_at_once}")
+# The report MPIX_VERBOSE=1 prints for a communicator with calls served, when
+# it is freed or at MPI_Finalize: without it the drop-in was not there (not
+# preloaded, or serving nothing) and the test proves nothing.
+set(dropin_served "'serve:fixed' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served")
+# Every communicator's patterns, of whatever block sizes, share the one set
+# of node-channel rings made at its set-up, its first call that could be
+# served (node/node_channel.hpp, shared channels): a second set would be made
+# inside a call an application times.
+set(dropin_rings_remade "node-channel rings made ([2-9]|[1-9][0-9])")
+function(mpix_add_dropin_test name ranks)
+  mpix_add_test(dropin.${name} TARGET dropin_checks RANKS ${ranks} ENVIRONMENT ${dropin_env} ${ARGN}
+    PASS "${dropin_served}.*dropin_checks: ok|dropin_checks: ok.*${dropin_served}"
+    FAIL "'serve:[^']*' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|'pass:|WRONG|${dropin_rings_remade}")
+endfunction()
+# At 2 ranks a hang (a rank served while its peer goes to MPI, say) fails
+# within 45 s; the oversubscribed run at 3 keeps the default limit.
+foreach(n 2 3)
+  set(limit 300)
+  if(n EQUAL 2)
+    set(limit 45)
+  endif()
+  mpix_add_dropin_test(node ${n} TIMEOUT ${limit})
+endforeach()
+mpix_add_dropin_test(node_size_1 2 MPIX_NODE_SIZE=1)
+# The default rule (rent or buy, the first admission priced by the set-up's
+# own search, each search measured) runs end to end: the set-up's search is
+# measured on the communicator of a two-thousand-call pattern, patterns of
+# six calls each are never served, every call delivers MPI's data. Whether
+# the long pattern is admitted rests on measured prices, which a busy
+# machine changes: that decision is unit_admission's, over fixed prices.
+set(dropin_short_served "'short:[^']*' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served")
+set(dropin_searched "'serve:fixed' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, [0-9]+ served[^\n]*searches [1-9]")
+mpix_add_test(dropin.rent TARGET dropin_checks RANKS "2;3" ARGS --admission-by-rent
+  ENVIRONMENT "LD_PRELOAD=${dropin_preload};MPIX_VERBOSE=1;MPIX_INTERCEPT_MIN_BYTES=1024"
+  PASS "${dropin_searched}.*dropin_checks: ok|dropin_checks: ok.*${dropin_searched}"
+  FAIL "${dropin_short_served}|'pass:|WRONG")
+mpix_add_dropin_test(node_size_2 4 MPIX_NODE_SIZE=2)
+# MPIX_CHANNEL=off: calls are served with no node-channel segment mapped
+# (the agreement goes through MPI_Allreduce); without it, the shared rings
+# are mapped.
+set(dropin_no_segments "dropin_checks: 0 node-channel segments mapped")
+mpix_add_test(dropin.channel_off TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env} MPIX_CHANNEL=off
+  PASS "${dropin_served}.*${dropin_no_segments}|${dropin_no_segments}.*${dropin_served}"
+  FAIL "'pass:|WRONG|node-channel rings made [1-9]")
+mpix_add_test(dropin.channel_segments TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env}
+  PASS "dropin_checks: [1-9][0-9]* node-channel segments mapped" FAIL "'pass:|WRONG")
+# Each agreement path on its own (auto keeps whichever measures faster):
+# the report names the path every served communicator's agreements took
+# (those never served agree through MPI only); where the communicator
+# spans nodes, the channel path says why not.
+set(agreements_through "'serve:[^']*' of [0-9]+ ranks, [^:]+: [0-9]+ calls, [0-9]+ served, [0-9]+ patterns \\([^)]*\\), [0-9]+ agreement misses, [0-9]+ agreements \\([0-9.]+ us each, ")
+mpix_add_test(dropin.agreement_channel TARGET dropin_checks RANKS "2;3;4"
+  ENVIRONMENT ${dropin_env} MPIX_INTERCEPT_AGREEMENT=channel
+  PASS "${dropin_served}.*dropin_checks: ok|dropin_checks: ok.*${dropin_served}"
+  FAIL "${agreements_through}MPI_Allreduce|'pass:|WRONG")
+mpix_add_test(dropin.agreement_mpi TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env} MPIX_INTERCEPT_AGREEMENT=mpi
+  PASS "${dropin_served}.*dropin_checks: ok|dropin_checks: ok.*${dropin_served}"
+  FAIL "${agreements_through}node channel|'pass:|WRONG")
+mpix_add_test(dropin.agreement_channel.node_size_1 TARGET dropin_checks RANKS 2
+  ENVIRONMENT ${dropin_env} MPIX_INTERCEPT_AGREEMENT=channel MPIX_NODE_SIZE=1
+  PASS "not the node channel: the communicator spans 2 nodes.*dropin_checks: ok"
+  FAIL "${agreements_through}node channel|'pass:|WRONG")
+# The drop-in's MPI_Alltoall: an unmodified transpose loop's calls served
+# and checked byte for byte against MPI's own, at 2 and 3 ranks and on
+# emulated nodes.
+add_executable(dropin_alltoall dropin/dropin_alltoall.c)
+target_link_libraries(dropin_alltoall PRIVATE MPI::MPI_C)
+set(dropin_alltoall_served "'serve:alltoall' of [0-9]+ ranks, MPI_Alltoall: [0-9]+ calls, [1-9][0-9]* served")
+foreach(ranks 2 3)
+  mpix_add_test(dropin.alltoall TARGET dropin_alltoall RANKS ${ranks} ENVIRONMENT ${dropin_env}
+    PASS "${dropin_alltoall_served}.*dropin_alltoall: ok|dropin_alltoall: ok.*${dropin_alltoall_served}"
+    FAIL "MPI_Alltoall: [0-9]+ calls, 0 served|WRONG")
+endforeach()
+mpix_add_test(dropin.alltoall.node_size_1 TARGET dropin_alltoall RANKS 2 ENVIRONMENT ${dropin_env} MPIX_NODE_SIZE=1
+  PASS "${dropin_alltoall_served}.*dropin_alltoall: ok|dropin_alltoall: ok.*${dropin_alltoall_served}"
+  FAIL "MPI_Alltoall: [0-9]+ calls, 0 served|WRONG")
+
+# The drop-in's MPI_Neighbor_alltoallv: an unmodified sparse code's calls
+# on distributed graphs (duplicate edges, self-loops, rotating buffers,
+# changing counts) served and checked byte for byte against MPI's own;
+# a Cartesian communicator passes through.
+add_executable(dropin_neighbor dropin/dropin_neighbor.c)
+target_link_libraries(dropin_neighbor PRIVATE MPI::MPI_C)
+# Open MPI's MPI_UNWEIGHTED is the address 2, which GCC's access checks take
+# for an empty array it reads.
+target_compile_options(dropin_neighbor PRIVATE $<$<C_COMPILER_ID:GNU>:-Wno-stringop-overread>)
+set(neighbor_served "'serve:ring' of [0-9]+ ranks, MPI_Neighbor_alltoallv: [0-9]+ calls, [1-9][0-9]* served")
+function(mpix_add_dropin_neighbor_test name ranks)
+  mpix_add_test(dropin.neighbor.${name} TARGET dropin_neighbor RANKS ${ranks} ENVIRONMENT ${dropin_env} ${ARGN}
+    PASS "${neighbor_served}.*dropin_neighbor: ok|dropin_neighbor: ok.*${neighbor_served}"
+    FAIL "'serve:[^']*' of [0-9]+ ranks, [A-Za-z_]+: [0-9]+ calls, 0 served|'pass:|WRONG")
+endfunction()
+mpix_add_dropin_neighbor_test(node "2;3")
+mpix_add_dropin_neighbor_test(node_size_1 2 MPIX_NODE_SIZE=1)
+
+# An unmodified FFT library: FFTW's distributed 2D transform moves its
+# blocks (unequal: N is not a multiple of the rank count) with
+# MPI_Alltoallv on communicators of its own, duplicated per plan and freed
+# with it. Each must be served and report when freed, and the transforms'
+# round trip must give back every element.
+if(TARGET bench_fftw_dropin)
+  set(fftw_served "'[^']*' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served")
+  mpix_add_test(dropin.fftw TARGET bench_fftw_dropin RANKS "2;3" ENVIRONMENT ${dropin_env}
+    ARGS --sizes 16384 --repeats 1
+    PASS "${fftw_served}.*bench_fftw_dropin: data ok|bench_fftw_dropin: data ok.*${fftw_served}"
+    FAIL "MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG")
+endif()
+
+# Where MPI's own call wins the served exchange's tournament (here the only
+# candidate: every other algorithm excluded), the exchange goes back to
+# PMPI_Alltoallv, counted, with every call still delivering MPI's data.
+mpix_registered_algorithms(all_but_mpi WITHOUT selects mpi_baseline)
+list(JOIN all_but_mpi "," all_but_mpi)
+set(back_to_mpi "'serve:fixed' of 2 ranks, MPI_Alltoallv: [0-9]+ calls, 1 served, 1 patterns \\(1 back to MPI")
+mpix_add_test(dropin.back_to_mpi TARGET dropin_checks RANKS 2
+  ENVIRONMENT ${dropin_env} MPIX_ALLTOALLV_EXCLUDE=${all_but_mpi}
+  PASS "${back_to_mpi}.*dropin_checks: ok|dropin_checks: ok.*${back_to_mpi}" FAIL "'pass:|WRONG")
+
+# MPIX_INTERCEPT=off, and intercept settings that differ between ranks (an
+# MPMD launch): every call passes through (the report says none was
+# served), with MPI's data; the second also says why.
+set(dropin_none_served "'serve:fixed' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served")
+mpix_add_test(dropin.off TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env} MPIX_INTERCEPT=off
+  PASS "${dropin_none_served}.*dropin_checks: ok|dropin_checks: ok.*${dropin_none_served}"
+  FAIL "[1-9][0-9]* served|'pass:|WRONG")
+mpix_add_test(dropin.settings_differ.2ranks TARGET dropin_checks PROCS 2 ENV_PER_RANK MPIX_INTERCEPT_REPEATS=5 -
+  ENVIRONMENT ${dropin_env} PASS "different MPIX_INTERCEPT\\* settings.*${dropin_none_served}"
+  FAIL "[1-9][0-9]* served|'pass:|WRONG")
+
+# Erroneous calls (error returns on one rank, counts that disagree, NULL
+# buffers) behave under the drop-in as they do under MPI alone: the same
+# error class at every call on every rank, no hang; the good calls around
+# them are served.
+add_executable(dropin_errors dropin/dropin_errors.c)
+target_link_libraries(dropin_errors PRIVATE MPI::MPI_C)
+# Only Open MPI 4.1 may fail to end a plain run by itself (it hangs on a
+# truncation on one rank of three and crashes on NULL receive buffers);
+# on MPICH a plain run that does not end fails the test.
+if(MPIX_MPI_IS_OPEN_MPI)
+  set(plain_may_fail "Open MPI 4.1")
+else()
+  set(plain_may_fail "no")
+endif()
+# aliased: the zero-count exchange repeats until the drop-in could serve
+# it, with no size threshold.
+set(dropin_errors_min_bytes_truncate 1024)
+set(dropin_errors_min_bytes_mismatch 1024)
+set(dropin_errors_min_bytes_null 1024)
+set(dropin_errors_min_bytes_aliased 0)
+foreach(mode truncate mismatch null aliased)
+  foreach(n 2 3)
+    mpix_add_test(dropin.errors.${mode} TARGET dropin_errors RANKS ${n} ARGS ${mode} TIMEOUT 180
+      WRAPPER bash ${CMAKE_CURRENT_SOURCE_DIR}/dropin/dropin_same_as_plain.sh 60 ${dropin_preload} ${plain_may_fail}
+      ENVIRONMENT MPIX_VERBOSE=1 MPIX_INTERCEPT_MIN_BYTES=${dropin_errors_min_bytes_${mode}} ${dropin_admit_at_once}
+      PASS "[1-9][0-9]* served.*dropin_same_as_plain: same as plain MPI" FAIL "WRONG"
+      SKIP "plain Open MPI 4.1 does not end by itself here")
+  endforeach()
+endforeach()
+
+# Fortran programs reach the drop-in through all three bindings: MPICH's
+# call the C MPI_Alltoallv and MPI_Neighbor_alltoallv, Open MPI's call
+# their PMPI_ functions, so there the drop-in stands in for their entry
+# points. The served counts of both collectives prove it.
+if(MPI_Fortran_FOUND)
+  foreach(binding use_mpi use_mpi_f08 mpif_h)
+    add_executable(dropin_fortran_${binding} dropin/dropin_fortran.F90)
+    target_link_libraries(dropin_fortran_${binding} PRIVATE MPI::MPI_Fortran)
+    if(binding STREQUAL "use_mpi_f08")
+      target_compile_definitions(dropin_fortran_${binding} PRIVATE F08)
+    elseif(binding STREQUAL "mpif_h")
+      # mpif.h declares no interfaces: gfortran must accept one routine
+      # called with a scalar here and an array there.
+      target_compile_definitions(dropin_fortran_${binding} PRIVATE MPIFH)
+      target_compile_options(dropin_fortran_${binding} PRIVATE $<$<Fortran_COMPILER_ID:GNU>:-fallow-argument-mismatch>)
+    endif()
+    # The three reports (MPI_Alltoallv and MPI_Alltoall on the world, the
+    # ring's MPI_Neighbor_alltoallv) come at MPI_Finalize, after the verdict
+    # rank 0 writes to the same stream (stderr), in no fixed order; each
+    # collective reports once per communicator, and none may serve 0.
+    set(served "(MPI_Alltoallv|MPI_Alltoall|MPI_Neighbor_alltoallv): [0-9]+ calls, [1-9][0-9]* served")
+    mpix_add_test(dropin.fortran_${binding} TARGET dropin_fortran_${binding} RANKS 2 TIMEOUT 120
+      ENVIRONMENT ${dropin_env}
+      PASS "dropin_fortran: ok.*${served}.*${served}.*${served}"
+      FAIL "WRONG|, 0 served")
+  endforeach()
+endif()
