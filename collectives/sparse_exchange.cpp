@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "collectives/argument_checks.hpp"
-#include "collectives/datatype_layout.hpp"
+#include "src/datatype_layout.hpp"
 #include "src/agree.hpp"
 #include "src/error.hpp"
 #include "src/mpi_handle.hpp"
@@ -131,8 +131,8 @@ std::vector<SparseMessage> checked_crs_messages(const Comm& comm, int send_nnz, 
     if (send_nnz > 0 && dest == nullptr) throw Error(MPI_ERR_ARG, "dest is NULL");
     const std::vector<int> counts = copy_counts(sendcounts, send_nnz, "sendcounts");
     const std::vector<int> displs = copy_counts(sdispls, send_nnz, "sdispls");
-    const DatatypeLayout send_layout = DatatypeLayout::of(sendtype, "sendtype", comm.self());
-    DatatypeLayout::of(recvtype, "recvtype", comm.self());
+    const DatatypeLayout send_layout = DatatypeLayout::of_communicable(sendtype, "sendtype", comm.self());
+    DatatypeLayout::of_communicable(recvtype, "recvtype", comm.self());
     check_buffer(sendvals, counts, send_layout.size, "sendvals");
     for (int i = 0; i < send_nnz; ++i) {
       if (dest[i] == MPI_PROC_NULL) continue;  // as MPI's sends: nothing goes there

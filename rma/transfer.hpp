@@ -6,6 +6,8 @@
 
 #include <cstddef>
 
+#include "src/datatype_layout.hpp"
+
 namespace mpix {
 
 // disp is in the target's displacement unit, or a byte address for dynamic
@@ -26,14 +28,6 @@ struct TransferShape {
   bool contiguous = false;  // both sides: one block, so a direct copy can move it
 };
 
-// What a transfer needs to know of a datatype (trivial: see
-// last_transfer_types).
-struct TypeShape {
-  MPI_Count size;
-  MPI_Aint extent;
-  bool contiguous;
-};
-
 // The datatypes of this thread's last transfer whose two datatypes were
 // both predefined. Predefined datatypes are never freed, so a later transfer
 // with the same two handles has the same type shapes: a loop of operations
@@ -42,8 +36,8 @@ struct LastTransferTypes {
   bool valid;  // false until the first (thread-local storage starts zeroed)
   MPI_Datatype origin_type;
   MPI_Datatype target_type;
-  TypeShape origin;
-  TypeShape target;
+  DatatypeLayout origin;
+  DatatypeLayout target;
 };
 // __thread rather than thread_local: C++ calls an initialization function
 // of an extern thread_local at every use; a trivial type needs none.
@@ -53,7 +47,7 @@ extern __thread LastTransferTypes last_transfer_types;
 // count, else MPI_ERR_TYPE (the sides disagree on the number of bytes).
 [[noreturn]] void throw_shape_error(const Transfer& t, MPI_Count origin_bytes, MPI_Count target_bytes);
 // The shape of t from the shapes of its datatypes; throws as above.
-inline TransferShape shape_from(const Transfer& t, const TypeShape& origin, const TypeShape& target) {
+inline TransferShape shape_from(const Transfer& t, const DatatypeLayout& origin, const DatatypeLayout& target) {
   if (t.origin_count < 0 || t.target_count < 0 || origin.size * t.origin_count != target.size * t.target_count)
     throw_shape_error(t, origin.size * t.origin_count, target.size * t.target_count);
   TransferShape s;

@@ -18,7 +18,7 @@ void AlltoallvArgs::set_receive_side(void* buffer, MPI_Datatype type, std::vecto
   if (buffer == MPI_IN_PLACE) throw Error(MPI_ERR_BUFFER, "recvbuf is MPI_IN_PLACE; only sendbuf may be");
   recvbuf = buffer;
   recvtype = type;
-  recv_layout = DatatypeLayout::of(type, "recvtype", comm->self());
+  recv_layout = DatatypeLayout::of_communicable(type, "recvtype", comm->self());
   recvcounts = std::move(counts);
   rdispls = std::move(displs);
   check_buffer(recvbuf, recvcounts, recv_layout.size, "recvbuf");
@@ -28,7 +28,7 @@ void AlltoallvArgs::set_send_blocks(const void* buffer, MPI_Datatype type, std::
                                     std::vector<int> displs) {
   sendbuf = buffer;
   sendtype = type;
-  send_layout = DatatypeLayout::of(type, "sendtype", comm->self());
+  send_layout = DatatypeLayout::of_communicable(type, "sendtype", comm->self());
   sendcounts = std::move(counts);
   sdispls = std::move(displs);
   check_buffer(sendbuf, sendcounts, send_layout.size, "sendbuf");

@@ -16,7 +16,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/auto/settings.hpp"
-#include "collectives/datatype_layout.hpp"
+#include "src/datatype_layout.hpp"
 #include "src/comm.hpp"
 
 namespace mpix {
@@ -30,11 +30,11 @@ struct AlltoallvArgs {
   const void* sendbuf = nullptr;
   std::vector<int> sendcounts, sdispls;  // with MPI_IN_PLACE: the receive side's
   MPI_Datatype sendtype = MPI_DATATYPE_NULL;
-  DatatypeLayout send_layout;
+  DatatypeLayout send_layout{};
   void* recvbuf = nullptr;
   std::vector<int> recvcounts, rdispls;
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
-  DatatypeLayout recv_layout;
+  DatatypeLayout recv_layout{};
   // Agreed at init: where my block starts in each target's receive buffer,
   // and why the requested algorithm cannot run (on the lowest rank that
   // says so, the same text on every rank), if it cannot.

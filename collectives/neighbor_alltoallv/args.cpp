@@ -49,8 +49,8 @@ NeighborArgs NeighborArgs::from_user(const VectorUserArgs& user, std::shared_ptr
   a.recvbuf = user.recvbuf;
   a.sendtype = user.sendtype;
   a.recvtype = user.recvtype;
-  a.send_layout = DatatypeLayout::of(user.sendtype, "sendtype", a.comm->self());
-  a.recv_layout = DatatypeLayout::of(user.recvtype, "recvtype", a.comm->self());
+  a.send_layout = DatatypeLayout::of_communicable(user.sendtype, "sendtype", a.comm->self());
+  a.recv_layout = DatatypeLayout::of_communicable(user.recvtype, "recvtype", a.comm->self());
   a.sendcounts = copy_counts(user.sendcounts, outdegree, "sendcounts");
   a.sdispls = copy_counts(user.sdispls, outdegree, "sdispls");
   a.recvcounts = copy_counts(user.recvcounts, indegree, "recvcounts");

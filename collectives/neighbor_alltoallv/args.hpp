@@ -22,7 +22,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/auto/settings.hpp"
-#include "collectives/datatype_layout.hpp"
+#include "src/datatype_layout.hpp"
 #include "collectives/vector_user_args.hpp"
 #include "collectives/family.hpp"
 #include "src/comm.hpp"
@@ -35,11 +35,11 @@ struct NeighborArgs {
   const void* sendbuf = nullptr;
   std::vector<int> sendcounts, sdispls;  // per destination edge
   MPI_Datatype sendtype = MPI_DATATYPE_NULL;
-  DatatypeLayout send_layout;
+  DatatypeLayout send_layout{};
   void* recvbuf = nullptr;
   std::vector<int> recvcounts, rdispls;  // per source edge
   MPI_Datatype recvtype = MPI_DATATYPE_NULL;
-  DatatypeLayout recv_layout;
+  DatatypeLayout recv_layout{};
   // Starts may point the arguments at other buffers of the same layout
   // (PersistentOperation::rebind): no path may depend on their addresses.
   bool buffers_move = false;

@@ -1,4 +1,4 @@
-#include "collectives/datatype_layout.hpp"
+#include "src/datatype_layout.hpp"
 
 #include <string>
 
@@ -6,7 +6,18 @@
 
 namespace mpix {
 
-DatatypeLayout DatatypeLayout::of(MPI_Datatype type, const char* argument, MPI_Comm probe) {
+DatatypeLayout DatatypeLayout::of(MPI_Datatype type, const char* argument) {
+  if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, std::string(argument) + " is MPI_DATATYPE_NULL");
+  DatatypeLayout layout{};
+  MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
+  mpi_check(MPI_Type_size_x(type, &layout.size), "MPI_Type_size_x");
+  mpi_check(MPI_Type_get_extent(type, &lb, &layout.extent), "MPI_Type_get_extent");
+  mpi_check(MPI_Type_get_true_extent(type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
+  layout.contiguous = lb == 0 && true_lb == 0 && layout.size == layout.extent && layout.size == true_extent;
+  return layout;
+}
+
+DatatypeLayout DatatypeLayout::of_communicable(MPI_Datatype type, const char* argument, MPI_Comm probe) {
   if (type == MPI_DATATYPE_NULL) throw Error(MPI_ERR_TYPE, std::string(argument) + " is MPI_DATATYPE_NULL");
   // MPI cannot be asked whether a type is committed, but every
   // communication call checks: a persistent send of one element to this
@@ -25,13 +36,7 @@ DatatypeLayout DatatypeLayout::of(MPI_Datatype type, const char* argument, MPI_C
                               "freed?): " + std::string(text, static_cast<std::size_t>(length)));
   }
   MPI_Request_free(&unused);
-  DatatypeLayout layout;
-  MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
-  mpi_check(MPI_Type_size_x(type, &layout.size), "MPI_Type_size_x");
-  mpi_check(MPI_Type_get_extent(type, &lb, &layout.extent), "MPI_Type_get_extent");
-  mpi_check(MPI_Type_get_true_extent(type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
-  layout.contiguous = lb == 0 && true_lb == 0 && layout.size == layout.extent && layout.size == true_extent;
-  return layout;
+  return of(type, argument);
 }
 
 }  // namespace mpix
