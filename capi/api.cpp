@@ -14,7 +14,6 @@
 #include "families.hpp"  // generated: every family of collectives/families.def
 #include "collectives/sparse_exchange.hpp"
 #include "collectives/registry.hpp"
-#include "collectives/alltoallv/tuning_parameters.hpp"
 #include "node/node_channel.hpp"
 #include "src/agree.hpp"
 #include "capi/guard.hpp"
@@ -59,20 +58,10 @@ void copy_name(const std::string& name, char* out, int* resultlen) {
   *resultlen = static_cast<int>(n);
 }
 
-// The MPIX_* values that must be the same on every rank, and the identity
-// of the selector's parameters (a file that failed to load is identified by
-// its error, which auto reports later on every rank alike).
+// What the MPIX_* settings make every rank share (src/config.hpp).
 std::vector<mpix::NamedValue> settings_every_rank_shares(Library& library) {
   std::vector<mpix::NamedValue> shared;
-  for (const mpix::VariableSetting& s : library.configuration().settings())
-    if (s.spec->scope == mpix::Scope::every_rank_alike) shared.push_back({s.spec->name, s.value});
-  std::string tuning;
-  try {
-    tuning = "parameters " + std::to_string(mpix::tuning_parameters_fingerprint(library.config()));
-  } catch (const Error& e) {
-    tuning = e.what();
-  }
-  shared.push_back({"the selector's parameters (built-in, or MPIX_TUNING_FILE's contents)", tuning});
+  for (auto& [name, value] : library.configuration().shared_values()) shared.push_back({name, value});
   return shared;
 }
 

@@ -67,6 +67,16 @@ const std::vector<VariableSpec>& variable_table() {
   return all;
 }
 
+std::vector<std::pair<std::string, std::string>> Configuration::shared_values() const {
+  std::vector<std::pair<std::string, std::string>> shared;
+  for (const VariableSetting& s : settings_) {
+    if (s.spec->scope == Scope::every_rank_alike) shared.emplace_back(s.spec->name, s.value);
+    if (s.spec->agreed_content != nullptr)
+      shared.emplace_back(std::string("what ") + s.spec->name + " names", s.spec->agreed_content(values_));
+  }
+  return shared;
+}
+
 Configuration Configuration::parse(const std::map<std::string, std::string>& environment) {
   Configuration result;
   for (const VariableSpec& spec : variable_table()) {

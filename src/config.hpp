@@ -79,6 +79,10 @@ struct VariableSpec {
   // Parses value into its field of out; throws std::invalid_argument.
   void (*apply)(std::string_view value, Config& out);
   Scope scope = Scope::every_rank_alike;
+  // What ranks must agree on beyond the variable's text, whatever its
+  // scope: the identity of what it names (a file's parameters), or the
+  // error reading it gave; null for none.
+  std::string (*agreed_content)(const Config& config) = nullptr;
 };
 
 // Every row: the core's, then each component's in src/components.def order.
@@ -100,6 +104,9 @@ class Configuration {
   const std::vector<VariableSetting>& settings() const { return settings_; }
   // MPIX_* names that are set but not in the table: most likely typos.
   const std::vector<std::string>& unknown_variables() const { return unknown_; }
+  // What every rank of a communicator must share, name -> value: each
+  // every_rank_alike variable's value, and each row's agreed_content.
+  std::vector<std::pair<std::string, std::string>> shared_values() const;
 
  private:
   Config values_;

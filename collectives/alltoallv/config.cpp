@@ -1,7 +1,9 @@
 #include "collectives/alltoallv/config.hpp"
 
 #include "collectives/excluded_algorithms.hpp"
+#include "collectives/alltoallv/tuning_parameters.hpp"
 #include "collectives/forced_algorithm.hpp"
+#include "src/error.hpp"
 
 namespace mpix {
 
@@ -28,7 +30,16 @@ const std::vector<VariableSpec>& alltoallv_variables() {
      "on the development machines: 2 ranks, one node and emulated off-node). A file that cannot be "
      "read or parsed makes MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG, naming the file, line and key. "
      "The path may differ between ranks; the parameters read must not (MPIX_Comm_init agrees on them).",
-     [](std::string_view v, Config& c) { of(c).tuning_file = std::string(v); }, Scope::per_rank},
+     [](std::string_view v, Config& c) { of(c).tuning_file = std::string(v); }, Scope::per_rank,
+     // The parameters read (built-in where unset), or the error reading
+     // them gave, which auto reports later on every rank alike.
+     [](const Config& c) -> std::string {
+       try {
+         return "parameters " + std::to_string(tuning_parameters_fingerprint(c));
+       } catch (const Error& e) {
+         return e.what();
+       }
+     }},
   };
   return rows;
 }
