@@ -363,8 +363,8 @@ int MPIX_Alltoallv_crs(int send_nnz, const int dest[], const int sendcounts[], c
                   recvvals != nullptr,
               MPI_ERR_ARG, "an output argument (recv_nnz, src, recvcounts, rdispls, recvvals) is NULL");
     });
-    const mpix::SparseReceived got = xcomm->crs.exchange(*xcomm->comm, send_nnz, dest, sendcounts, sdispls,
-                                                         sendtype, sendvals, recvtype, &hints);
+    const mpix::SparseReceived got = mpix::alltoallv_crs(*xcomm->comm, send_nnz, dest, sendcounts, sdispls, sendtype,
+                                                         sendvals, recvtype, &hints);
     // malloc'd, as MPIX_Free frees them; never NULL, even when empty.
     const auto copy = [](const void* from, std::size_t bytes) {
       void* to = std::malloc(std::max<std::size_t>(bytes, 1));

@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 
-#include "collectives/neighbor_alltoallv/crs_exchange.hpp"
 #include "src/comm.hpp"
 #include "src/info.hpp"
 #include "src/library.hpp"
@@ -17,7 +16,6 @@ struct MPIX_Comm : mpix::Resource {
   // windows and node channels they keep for reuse are freed.
   ~MPIX_Comm() override { comm->close_components(); }
   std::shared_ptr<const mpix::Comm> comm;  // shared with the requests built on it
-  mpix::CrsExchange crs;                   // MPIX_Alltoallv_crs's, with what it keeps for the next call
 };
 
 namespace mpix {

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "src/comm.hpp"
+#include "src/info.hpp"
 
 namespace mpix {
 
@@ -73,5 +74,13 @@ DiscoveredSources discover_sources(MPI_Comm comm, const std::vector<int>& destin
 std::vector<SparseMessage> checked_crs_messages(const Comm& comm, int send_nnz, const int dest[],
                                                const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                                                const void* sendvals, MPI_Datatype recvtype);
+
+// One MPIX_Alltoallv_crs call on comm, with the pattern comm keeps for the
+// next where info's mpix_crs_reuse asks for it: the neighbourhood family's
+// CrsExchange, a component of comm (collectives/neighbor_alltoallv/
+// crs_exchange.hpp). Collective.
+SparseReceived alltoallv_crs(const Comm& comm, int send_nnz, const int dest[], const int sendcounts[],
+                             const int sdispls[], MPI_Datatype sendtype, const void* sendvals,
+                             MPI_Datatype recvtype, const Info* info);
 
 }  // namespace mpix

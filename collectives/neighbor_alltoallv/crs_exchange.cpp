@@ -39,6 +39,13 @@ CrsExchange::Kept::~Kept() {
 
 CrsExchange::~CrsExchange() = default;
 
+SparseReceived alltoallv_crs(const Comm& comm, int send_nnz, const int dest[], const int sendcounts[],
+                             const int sdispls[], MPI_Datatype sendtype, const void* sendvals,
+                             MPI_Datatype recvtype, const Info* info) {
+  return comm.component<CrsExchange>()->exchange(comm, send_nnz, dest, sendcounts, sdispls, sendtype, sendvals,
+                                                 recvtype, info);
+}
+
 SparseReceived CrsExchange::exchange(const Comm& comm, int send_nnz, const int dest[], const int sendcounts[],
                                      const int sdispls[], MPI_Datatype sendtype, const void* sendvals,
                                      MPI_Datatype recvtype, const Info* info) {

@@ -44,12 +44,16 @@ namespace mpix {
 // "true": MPIX_Alltoallv_crs may keep the pattern for the next call.
 inline constexpr const char* info_key_crs_reuse = "mpix_crs_reuse";
 
-class CrsExchange {
+// A component of the communicator MPIX_Alltoallv_crs is called on
+// (alltoallv_crs, collectives/sparse_exchange.hpp): made at its first call,
+// closed, with what it keeps, when the communicator is freed.
+class CrsExchange : public Component {
  public:
   CrsExchange() = default;
   CrsExchange(const CrsExchange&) = delete;
   CrsExchange& operator=(const CrsExchange&) = delete;
-  ~CrsExchange();
+  ~CrsExchange() override;
+  void close() override { kept_.reset(); }
 
   // One MPIX_Alltoallv_crs call on comm (the communicator this exchange
   // belongs to, the same at every call). Collective.
