@@ -1,7 +1,7 @@
 // The registered algorithms of each collective family as tools and
-// benchmarks see them: through the public listing (MPIX_Alltoallv_algorithm,
-// MPIX_Neighbor_alltoallv_algorithm, MPIX_Alltoall_algorithm), like any
-// user's tool, never through the registry's internals.
+// benchmarks see them: through each family's public listing
+// (MPIX_<Family>_algorithm_count, MPIX_<Family>_algorithm), like any user's
+// tool, never through the registry's internals.
 #pragma once
 
 #include <mpix/mpix.h>
@@ -17,17 +17,27 @@ struct ListedAlgorithm {
   bool has(int bits) const { return (capabilities & bits) == bits; }
 };
 
-enum class Family { alltoallv, neighbor_alltoallv, alltoall };
+// One per row of collectives/families.def, named by its folder.
+enum class Family {
+#define MPIX_FAMILY(folder, Name, rows_namespace) folder,
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+};
 
 inline std::vector<ListedAlgorithm> listed_algorithms(Family family = Family::alltoallv) {
   using Count = int (*)(int*);
   using Describe = int (*)(int, const char**, const char**, int*);
-  const Count count_of = family == Family::alltoallv            ? MPIX_Alltoallv_algorithm_count
-                         : family == Family::neighbor_alltoallv ? MPIX_Neighbor_alltoallv_algorithm_count
-                                                                : MPIX_Alltoall_algorithm_count;
-  const Describe describe = family == Family::alltoallv            ? MPIX_Alltoallv_algorithm
-                            : family == Family::neighbor_alltoallv ? MPIX_Neighbor_alltoallv_algorithm
-                                                                   : MPIX_Alltoall_algorithm;
+  Count count_of = nullptr;
+  Describe describe = nullptr;
+  switch (family) {
+#define MPIX_FAMILY(folder, Name, rows_namespace) \
+  case Family::folder:                           \
+    count_of = MPIX_##Name##_algorithm_count;    \
+    describe = MPIX_##Name##_algorithm;          \
+    break;
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+  }
   int count = 0;
   count_of(&count);
   std::vector<ListedAlgorithm> rows;
