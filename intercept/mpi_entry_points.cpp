@@ -16,20 +16,23 @@
 #include <mutex>
 #include <set>
 
+#include "intercept/inside_drop_in.hpp"
 #include "intercept/served_exchanges.hpp"
+#include "intercept/served_requests.hpp"
 #include "src/library.hpp"
 
 using mpix::InterceptConfig;
 using mpix::intercept::Collective;
 using mpix::intercept::ServedExchanges;
 
+namespace mpix::intercept {
+__attribute__((tls_model("initial-exec"))) thread_local bool inside_drop_in = false;
+}  // namespace mpix::intercept
+
 namespace {
 
-// Set while this thread runs the drop-in: calls made by the library
-// underneath (its native algorithms) are MPI's own. Initial-exec TLS:
-// no __tls_get_addr call on every MPI_Alltoallv (the library is preloaded
-// or linked, so it has static TLS).
-__attribute__((tls_model("initial-exec"))) thread_local bool inside_drop_in = false;
+using mpix::intercept::inside_drop_in;
+using mpix::intercept::InsideDropIn;
 
 // Per collective, the last communicator this thread called it on and its
 // state, valid while no state has been deleted since (a freed
@@ -43,14 +46,6 @@ struct LastCall {
 };
 // By Collective.
 __attribute__((tls_model("initial-exec"))) thread_local LastCall last_call[mpix::intercept::collectives];
-
-class InsideDropIn {
- public:
-  InsideDropIn() { inside_drop_in = true; }
-  ~InsideDropIn() { inside_drop_in = false; }
-  InsideDropIn(const InsideDropIn&) = delete;
-  InsideDropIn& operator=(const InsideDropIn&) = delete;
-};
 
 int state_keyval[mpix::intercept::collectives] = {MPI_KEYVAL_INVALID, MPI_KEYVAL_INVALID,
                                                   MPI_KEYVAL_INVALID};  // by Collective: a communicator's state
@@ -81,11 +76,11 @@ void report(ServedExchanges* s) {
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
                "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
                "check, %s); one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
-               "node-channel rings made %ld\n",
+               "node-channel rings made %ld, persistent requests %ld\n",
                name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
                s->agreement_path(), 1e3 * c.setup_seconds, 1e3 * c.admission_seconds, c.searches,
-               1e3 * c.search_seconds, s->rings_made());
+               1e3 * c.search_seconds, s->rings_made(), c.persistent);
 }
 
 // A communicator's attribute going away (MPI_Comm_free, MPI_Comm_delete_attr).
@@ -264,3 +259,83 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
   }
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
+
+#if MPI_VERSION >= 4
+namespace {
+
+// An MPI-4 persistent collective: the library's request under a proxy the
+// program holds (intercept/served_requests.hpp), where every rank can have
+// one (agreed); otherwise the MPI's own init, on every rank. An init the
+// library refuses (bad arguments: refused on every rank alike) goes to the
+// MPI's own init too, which reports its own error.
+template <class LibraryInit, class MpiInit>
+int persistent_init(MPI_Comm comm, Collective collective, MPI_Request* request, LibraryInit library_init,
+                    MpiInit mpi_init) {
+  ServedExchanges* state = inside_drop_in ? nullptr : state_of(comm, collective);
+  if (state == nullptr) return mpi_init();
+  InsideDropIn guard;
+  MPIX_Comm* xcomm = state->library_comm_for_persistent();
+  if (xcomm == nullptr) return mpi_init();
+  MPIX_Request* served = nullptr;
+  MPI_Request proxy = MPI_REQUEST_NULL;
+  // The library's init agrees its outcome on every rank; the proxy is this
+  // rank's own (it fails only where the MPI is out of requests, and then
+  // the MPI's own init would fail there too).
+  if (library_init(xcomm, &served) != MPI_SUCCESS ||
+      PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &proxy) != MPI_SUCCESS) {
+    if (served != nullptr) MPIX_Request_free(&served);
+    mpix::intercept::release_served_request();
+    return mpi_init();
+  }
+  mpix::intercept::adopt_served_request(proxy, served, comm);
+  *request = proxy;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return persistent_init(
+      comm, Collective::alltoallv, request,
+      [&](MPIX_Comm* xcomm, MPIX_Request** served) {
+        return MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   xcomm, nullptr, served);
+      },
+      [&] {
+        return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm, info, request);
+      });
+}
+
+extern "C" int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request* request) {
+  return persistent_init(
+      comm, Collective::alltoall, request,
+      [&](MPIX_Comm* xcomm, MPIX_Request** served) {
+        return MPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, xcomm, nullptr,
+                                  served);
+      },
+      [&] {
+        return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+      });
+}
+
+extern "C" int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                           MPI_Request* request) {
+  return persistent_init(
+      comm, Collective::neighbor_alltoallv, request,
+      [&](MPIX_Comm* xcomm, MPIX_Request** served) {
+        return MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                            recvtype, xcomm, nullptr, served);
+      },
+      [&] {
+        return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                            recvtype, comm, info, request);
+      });
+}
+#endif  // MPI_VERSION >= 4

@@ -66,6 +66,7 @@
 #include <string_view>
 
 #include "capi/handles.hpp"
+#include "intercept/served_requests.hpp"
 #include "node/node_channel.hpp"
 #include "src/mpi_implementation.hpp"
 
@@ -451,6 +452,20 @@ long ServedExchanges::rings_made() const {
 // library's communicator, the agreement's channel; the rings follow in
 // share_rings). False: it failed, on every rank alike, and this
 // communicator's calls go to MPI from now on.
+#if MPI_VERSION >= 4
+MPIX_Comm* ServedExchanges::library_comm_for_persistent() {
+  int ready = settings_.enabled && !disabled_ && reserve_served_request() ? 1 : 0;
+  const bool reserved = ready;
+  if (PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, comm_) != MPI_SUCCESS) ready = 0;
+  if (ready && set_up()) {
+    ++counters_.persistent;
+    return xcomm_;
+  }
+  if (reserved) release_served_request();
+  return nullptr;
+}
+#endif
+
 bool ServedExchanges::set_up() {
   if (xcomm_ != nullptr) return true;
   if (disabled_) return false;

@@ -83,6 +83,7 @@ class ServedExchanges {
   struct Counters {
     long calls = 0;
     long served = 0;
+    long persistent = 0;      // MPI-4 persistent collectives served (served_requests.hpp)
     long returned = 0;        // patterns that went back to MPI: it was faster
     long agreements = 0;      // calls that ran the agreement
     long patterns = 0;        // exchanges admitted
@@ -107,6 +108,12 @@ class ServedExchanges {
   // which every pattern shares, where the node has peers (share_rings).
   long rings_made() const;
   const Counters& counters() const { return counters_; }
+  // Collective over the communicator, at an MPI-4 persistent init of this
+  // collective: the library's communicator (made once, as for a served
+  // call), if every rank has the drop-in on and a slot for one more served
+  // request (reserve_served_request, agreed); nullptr: the init goes to the
+  // MPI on every rank. A non-null answer holds a reserved slot.
+  MPIX_Comm* library_comm_for_persistent();
   MPI_Comm comm() const { return comm_; }
   Collective collective() const { return collective_; }
 

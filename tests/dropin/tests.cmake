@@ -84,6 +84,21 @@ mpix_add_test(dropin.agreement_channel.node_size_1 TARGET dropin_checks RANKS 2
 # The drop-in's MPI_Alltoall: an unmodified transpose loop's calls served
 # and checked byte for byte against MPI's own, at 2 and 3 ranks and on
 # emulated nodes.
+# MPI-4's persistent collectives through the drop-in (MPICH; Open MPI 4.1
+# has only its MPIX_ forms, which pass through): every start and
+# completion call, served requests mixed with the MPI's own in arrays,
+# MPI's rules on active and inactive requests; the same program runs
+# without the drop-in, which it cannot tell apart.
+if(NOT MPIX_MPI_IS_OPEN_MPI)
+  add_executable(dropin_persistent dropin/dropin_persistent.c)
+  target_link_libraries(dropin_persistent PRIVATE MPI::MPI_C)
+  set(persistent_served "'serve:persistent[^']*' of [0-9]+ ranks, [^\n]*persistent requests 1")
+  mpix_add_test(dropin.persistent TARGET dropin_persistent RANKS 2 3 ENVIRONMENT ${dropin_env} ARGS --every-way
+    PASS "${persistent_served}.*${persistent_served}.*${persistent_served}"
+    FAIL "WRONG|persistent requests 0")
+  mpix_add_test(dropin.persistent_plain TARGET dropin_persistent RANKS 2 PASS "dropin_persistent: ok" FAIL "WRONG")
+endif()
+
 add_executable(dropin_alltoall dropin/dropin_alltoall.c)
 target_link_libraries(dropin_alltoall PRIVATE MPI::MPI_C)
 set(dropin_alltoall_served "'serve:alltoall' of [0-9]+ ranks, MPI_Alltoall: [0-9]+ calls, [1-9][0-9]* served")

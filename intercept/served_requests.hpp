@@ -1,0 +1,51 @@
+// The MPI-4 persistent collectives the drop-in serves (MPI_Alltoallv_init,
+// MPI_Alltoall_init, MPI_Neighbor_alltoallv_init): the handles it gave the
+// program, and the MPI calls that start, complete and free them.
+//
+// Protocol. The handle the program holds is a request of the MPI's own: a
+// persistent send of nothing to MPI_PROC_NULL on the call's communicator
+// (the proxy), which the MPI accepts in every call, so a call the drop-in
+// does not stand in for sees an inactive persistent request. Underneath
+// runs the library's request, made by MPIX_*_init (auto, its tournament
+// and agreement, as in the C API). MPI_Start and MPI_Startall start both;
+// starting an active one is MPI_ERR_REQUEST raised on the communicator, as
+// the MPI raises it. Every completion call (MPI_Wait, MPI_Test and their
+// -all, -any and -some forms, MPI_Request_get_status) polls the library's
+// requests and makes the MPI progress between polls (MPI_Testsome on the
+// MPI's own requests of the array, or the status of a proxy), so no rank
+// waits inside the library while a peer waits for this rank's MPI
+// progress; a completed served request completes its proxy too (at once:
+// it moves nothing) and gets an empty status, as a collective does.
+// MPI_Request_free frees both (an active one is completed first, as MPICH
+// accepts freeing an active persistent collective).
+//
+// Invariants: a proxy is in the table from its init to its
+// MPI_Request_free; it is active exactly while its served request is
+// (started and not yet reported complete). The table is read without a
+// lock (every completion call of the program looks its requests up) and
+// written under one (init and free); with no served request alive, every
+// entry point goes to the MPI at once.
+#pragma once
+
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+namespace mpix::intercept {
+
+// One served persistent collective.
+struct ServedRequest {
+  MPIX_Request* request = nullptr;  // the library's
+  MPI_Comm comm = MPI_COMM_NULL;    // the program's, for errors
+  bool active = false;              // started, completion not yet reported
+  bool finished = false;            // the library's request has completed (its proxy still active)
+};
+
+// Holds a slot for one more served request, or false where the table is
+// full (the init then goes to the MPI). Every rank's answer is agreed
+// before any serves; release() gives the slot back unused.
+bool reserve_served_request();
+void release_served_request();
+// Adopts a reserved slot: proxy is the handle the program gets.
+void adopt_served_request(MPI_Request proxy, MPIX_Request* request, MPI_Comm comm);
+
+}  // namespace mpix::intercept
