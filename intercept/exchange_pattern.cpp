@@ -122,6 +122,18 @@ void ExchangePattern::describe(const CallArguments& call) {
   servable = true;
 }
 
+std::int64_t ExchangePattern::uniform_block() const {
+  if (!servable || in_place || sendcounts.empty() || sendcounts.size() != recvcounts.size()) return -1;
+  const std::int64_t block = static_cast<std::int64_t>(sendcounts[0]) * send_element;
+  for (std::size_t r = 0; r < sendcounts.size(); ++r)
+    if (static_cast<std::int64_t>(sendcounts[r]) * send_element != block ||
+        static_cast<std::int64_t>(recvcounts[r]) * recv_element != block ||
+        static_cast<std::int64_t>(sdispls[r]) * send_element != static_cast<std::int64_t>(r) * block ||
+        static_cast<std::int64_t>(rdispls[r]) * recv_element != static_cast<std::int64_t>(r) * block)
+      return -1;
+  return block;
+}
+
 std::vector<int> ExchangePattern::in_bytes(const std::vector<int>& v, MPI_Aint element) {
   std::vector<int> bytes(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) bytes[i] = static_cast<int>(v[i] * element);

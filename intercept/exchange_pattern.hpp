@@ -53,6 +53,10 @@ struct ExchangePattern {
            recv_element == o.recv_element && sendcounts == o.sendcounts && sdispls == o.sdispls &&
            recvcounts == o.recvcounts && rdispls == o.rdispls;
   }
+  // The bytes of every block where this is an Alltoall's exchange (not in
+  // place, every block the same bytes each way, block r at r blocks' bytes);
+  // -1 otherwise.
+  std::int64_t uniform_block() const;
   // Counts and displacements in bytes, for a request over MPI_BYTE.
   static std::vector<int> in_bytes(const std::vector<int>& v, MPI_Aint element);
 };

@@ -76,11 +76,11 @@ void report(ServedExchanges* s) {
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
                "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
                "check, %s); one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
-               "node-channel rings made %ld, persistent requests %ld\n",
+               "node-channel rings made %ld, persistent requests %ld, uniform patterns as Alltoall %ld\n",
                name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
                s->agreement_path(), 1e3 * c.setup_seconds, 1e3 * c.admission_seconds, c.searches,
-               1e3 * c.search_seconds, s->rings_made(), c.persistent);
+               1e3 * c.search_seconds, s->rings_made(), c.persistent, c.as_alltoall);
 }
 
 // A communicator's attribute going away (MPI_Comm_free, MPI_Comm_delete_attr).

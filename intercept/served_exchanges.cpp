@@ -323,6 +323,10 @@ ServedExchanges::Votes ServedExchanges::votes(ExchangePattern& pattern, const Re
   a[minus_search_gain] = -static_cast<std::int64_t>(1e6 * last_search_gain_);
   a[settings] = settings_hash;
   a[minus_settings] = -settings_hash;
+  const std::int64_t block = collective_ == Collective::alltoallv ? pattern.uniform_block() : -1;
+  a[not_uniform] = block < 0 ? 1 : 0;
+  a[uniform_block] = block;
+  a[minus_uniform_block] = -block;
   return a;
 }
 
@@ -363,7 +367,8 @@ void ServedExchanges::consider_admission(const Votes& a, const void* sendbuf, vo
                                                    tournament_rule_, admission_rule_);
   const double gain = 1e-6 * static_cast<double>(-a[minus_search_gain]);
   if (-a[minus_repeats] >= settings_.repeats && admission_pays(rent_us, price_us, gain, admission_rule_))
-    admit(sendbuf, recvbuf, a[period_unmeasured] ? 0 : a[pattern_period_ns], pattern_us);
+    admit(sendbuf, recvbuf, a[not_uniform] == 0 && a[uniform_block] == -a[minus_uniform_block],
+          a[period_unmeasured] ? 0 : a[pattern_period_ns], pattern_us);
   else
     look_again_after(calls_before_next_check(pattern_us, check_us_, true, rent_us,
                                              rent_needed_us(price_us, gain, admission_rule_), admission_rule_));
@@ -419,7 +424,8 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   char running[MPIX_MAX_OBJECT_NAME];
   int length = 0;
   if (just_settled && MPIX_Request_get_algorithm(entry.request, running, &length) == MPI_SUCCESS &&
-      is_mpi_own_call(collective_, std::string_view(running, static_cast<std::size_t>(length)))) {
+      is_mpi_own_call(entry.as_alltoall ? Collective::alltoall : collective_,
+                      std::string_view(running, static_cast<std::size_t>(length)))) {
     entry.pass_through = true;
     ++counters_.returned;
     MPIX_Request_free(&entry.request);
@@ -569,7 +575,7 @@ void ServedExchanges::first_search() {
   MPIX_Request* request = nullptr;
   // Agreed either way (MPIX_*_init fails on every rank alike, and the
   // request settles at the same Start on every rank).
-  if (make_request(send.data(), recv.data(), blocks, in_ns(check_us_), in_ns(search.mpi_call_us), &request) ==
+  if (make_request(send.data(), recv.data(), blocks, false, in_ns(check_us_), in_ns(search.mpi_call_us), &request) ==
       MPI_SUCCESS) {
     search.request_us = 1e6 * (MPI_Wtime() - made);
     // Every rank makes the same Starts, until the agreed settling or the
@@ -613,14 +619,16 @@ void ServedExchanges::search_measured(const SearchCost& search) {
 
 // Collective: a request of the collective over blocks of bytes, as the
 // drop-in serves them.
-int ServedExchanges::make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, long long agreement_ns,
+int ServedExchanges::make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, bool as_alltoall,
+                                  long long agreement_ns,
                                   std::int64_t mpi_period_ns, MPIX_Request** request) {
   MPIX_Info* info = nullptr;
   MPIX_Info_init(&info);
   // auto: a tournament among the algorithms whose data path does not
   // depend on the buffers (the others refuse mpix_buffers_move), MPI's own
   // call among them.
-  MPIX_Info_set(info, listing_of(collective_).algorithm_key, "auto");
+  const Collective family = as_alltoall ? Collective::alltoall : collective_;
+  MPIX_Info_set(info, listing_of(family).algorithm_key, "auto");
   MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
   MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_ns).c_str());
   MPIX_Info_set(info, "mpix_buffers_move", "true");
@@ -636,7 +644,7 @@ int ServedExchanges::make_request(const void* sendbuf, void* recvbuf, const Bloc
   // call (AutoTournament::take_mpi_period).
   if (mpi_period_ns > 0) MPIX_Info_set(info, "mpix_auto_mpi_period_ns", std::to_string(mpi_period_ns).c_str());
   int rc = MPI_SUCCESS;
-  switch (collective_) {
+  switch (family) {
     case Collective::neighbor_alltoallv:
       rc = MPIX_Neighbor_alltoallv_init(sendbuf, blocks.sendcounts.data(), blocks.sdispls.data(), MPI_BYTE, recvbuf,
                                         blocks.recvcounts.data(), blocks.rdispls.data(), MPI_BYTE, xcomm_, info,
@@ -657,7 +665,8 @@ int ServedExchanges::make_request(const void* sendbuf, void* recvbuf, const Bloc
 
 // Collective: every rank calls it at the same call (the decision is agreed),
 // after share_rings().
-void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns, double mpi_call_us) {
+void ServedExchanges::admit(const void* sendbuf, void* recvbuf, bool as_alltoall, std::int64_t mpi_period_ns,
+                            double mpi_call_us) {
   const ExchangePattern& pattern = scratch_;
   const double begin = MPI_Wtime();
   const long now = counters_.calls;
@@ -690,7 +699,8 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
                       ExchangePattern::in_bytes(pattern.sdispls, pattern.send_element),
                       ExchangePattern::in_bytes(pattern.recvcounts, pattern.recv_element),
                       ExchangePattern::in_bytes(pattern.rdispls, pattern.recv_element)};
-  const int rc = make_request(pattern.in_place ? MPI_IN_PLACE : sendbuf, recvbuf, blocks, agreement_ns,
+  entry.as_alltoall = as_alltoall;
+  const int rc = make_request(pattern.in_place ? MPI_IN_PLACE : sendbuf, recvbuf, blocks, as_alltoall, agreement_ns,
                               mpi_period_ns, &entry.request);
   const double spent_us = 1e6 * (MPI_Wtime() - begin);
   counters_.admission_seconds += 1e-6 * spent_us;
@@ -705,6 +715,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, std::int64_t mpi
     return;
   }
   ++counters_.patterns;
+  counters_.as_alltoall += as_alltoall;
   longest_gap_ = first_gap;
   entries_.push_back(std::move(entry));
 }

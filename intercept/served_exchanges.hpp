@@ -84,6 +84,7 @@ class ServedExchanges {
     long calls = 0;
     long served = 0;
     long persistent = 0;      // MPI-4 persistent collectives served (served_requests.hpp)
+    long as_alltoall = 0;     // MPI_Alltoallv patterns admitted as Alltoalls (uniform blocks)
     long returned = 0;        // patterns that went back to MPI: it was faster
     long agreements = 0;      // calls that ran the agreement
     long patterns = 0;        // exchanges admitted
@@ -141,6 +142,10 @@ class ServedExchanges {
     // until the pattern changes.
     bool pass_through = false;
     bool settled = false;  // agreed: its request had settled at the last service
+    // Agreed: an MPI_Alltoallv whose blocks are an Alltoall's on every
+    // rank, served by the Alltoall family's request (its algorithms, and
+    // MPI_Alltoall as MPI's own call).
+    bool as_alltoall = false;
     // Until it settles: its search so far (search_measured).
     SearchCost search;
   };
@@ -164,6 +169,9 @@ class ServedExchanges {
     minus_search_gain,    // what its winner saved, in millionths of MPI's time (the least rank's)
     settings,
     minus_settings,
+    not_uniform,          // some rank's pattern is not an Alltoall's (ExchangePattern::uniform_block)
+    uniform_block,        // its block's bytes: the same on every rank where
+    minus_uniform_block,  //   uniform_block == -minus_uniform_block
     slots
   };
   using Votes = std::array<std::int64_t, slots + max_entries>;
@@ -189,9 +197,10 @@ class ServedExchanges {
   void share_rings();
   void first_search();
   void search_measured(const SearchCost& search);
-  int make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, long long agreement_ns,
+  // as_alltoall: the Alltoall family's request over block 0's bytes.
+  int make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, bool as_alltoall, long long agreement_ns,
                    std::int64_t mpi_period_ns, MPIX_Request** request);
-  void admit(const void* sendbuf, void* recvbuf, std::int64_t mpi_period_ns, double mpi_call_us);
+  void admit(const void* sendbuf, void* recvbuf, bool as_alltoall, std::int64_t mpi_period_ns, double mpi_call_us);
   void look_again_after(long calls);
   void look_again_unless_serving();
   int timed_pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,

@@ -11,7 +11,8 @@
  *   intercommunicator and a one-rank communicator, which pass through;
  *   exchanges that each run six calls, too few to repay their admission;
  *   two large exchanges alternating call by call (a forward and a backward
- *   transpose), whose requests share the node channel's rings.
+ *   transpose), whose requests share the node channel's rings; a uniform
+ *   exchange (an Alltoall's blocks), served by the Alltoall family.
  * Communicators are named for the drop-in's report at MPI_Finalize
  * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served,
  * "short:..." ones none, and "pass:..." ones must not appear at all (the
@@ -128,6 +129,20 @@ static void fixed(MPI_Comm comm, const char *name, int block, int calls) {
         checked_call(name, call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
     }
     free(send), free(recv), free_pattern(&p);
+}
+
+/* An MPI_Alltoallv whose blocks are an Alltoall's: block elements to and
+ * from every rank, block r at r * block (served by the Alltoall family). */
+static void uniform(MPI_Comm comm, int block) {
+    const int n = peers(comm);
+    int *counts = malloc(n * sizeof(int)), *displs = malloc(n * sizeof(int));
+    for (int r = 0; r < n; ++r) counts[r] = block, displs[r] = r * block;
+    int *send = malloc((size_t)n * block * sizeof(int)), *recv = malloc((size_t)n * block * sizeof(int));
+    for (int call = 0; call < CALLS; ++call) {
+        fill(send, n * block, call);
+        checked_call("uniform", call, send, counts, displs, MPI_INT, recv, counts, displs, MPI_INT, comm);
+    }
+    free(send), free(recv), free(counts), free(displs);
 }
 
 /* Patterns of six calls each, every one new: repeating (three repeats are
@@ -345,6 +360,7 @@ int main(int argc, char **argv) {
         return wrong != 0;
     }
     alternating_large(scenario_comm("serve:alternating large"));
+    uniform(scenario_comm("serve:uniform"), 1000);
     rotating(scenario_comm("serve:rotating"));
     reallocated(scenario_comm("serve:free+malloc"));
     role_swap(scenario_comm("serve:role swap"));

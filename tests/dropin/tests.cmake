@@ -43,6 +43,10 @@ foreach(n 2 3)
   mpix_add_dropin_test(node ${n} TIMEOUT ${limit})
 endforeach()
 mpix_add_dropin_test(node_size_1 2 MPIX_NODE_SIZE=1)
+# An MPI_Alltoallv of uniform blocks is served by the Alltoall family.
+mpix_add_test(dropin.uniform_as_alltoall TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env}
+  PASS "'serve:uniform' of 2 ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served[^\n]*uniform patterns as Alltoall 1"
+  FAIL "'serve:(fixed|rotating)'[^\n]*uniform patterns as Alltoall [1-9]|'pass:|WRONG")
 # The default rule (rent or buy, the first admission priced by the set-up's
 # own search, each search measured) runs end to end: the set-up's search is
 # measured on the communicator of a two-thousand-call pattern, patterns of
