@@ -3,6 +3,9 @@
 # plugins it unloads again, so only a full unwind reaches the libhwloc frame
 # that names them. A job whose ranks leave without MPI_Finalize leaves MPI's
 # memory behind: those tests use MPIX_TEST_ENV_NO_LEAK_CHECK.
+# The cores of the machine the tests are configured on: a run of more
+# ranks than these is oversubscribed.
+cmake_host_system_information(RESULT MPIX_TEST_CORES QUERY NUMBER_OF_LOGICAL_CORES)
 set(MPIX_TEST_ENV
   "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp;ASAN_OPTIONS=fast_unwind_on_malloc=0")
 set(MPIX_TEST_ENV_NO_LEAK_CHECK
@@ -156,8 +159,10 @@ function(mpix_add_test name)
     endif()
     # The same registration at more ranks than the fewest it runs at: an
     # oversubscribed repeat, labelled repeat_ranks (and above 3 ranks also
-    # repeat_ranks_above_3), which the sanitizer and Open MPI legs of CI
-    # leave out (scripts/run_tests.sh); the MPICH leg runs every count.
+    # repeat_ranks_above_3); and any run of more ranks than this machine
+    # has cores, labelled oversubscribed. scripts/run_tests.sh says which
+    # legs of CI leave which out.
+    set(labels "")
     if(T_RANKS)
       list(GET T_RANKS 0 fewest)
       foreach(count IN LISTS T_RANKS)
@@ -165,11 +170,18 @@ function(mpix_add_test name)
           set(fewest ${count})
         endif()
       endforeach()
-      if(n GREATER fewest AND n GREATER 3)
-        set_tests_properties(${test} PROPERTIES LABELS "repeat_ranks;repeat_ranks_above_3")
-      elseif(n GREATER fewest)
-        set_tests_properties(${test} PROPERTIES LABELS repeat_ranks)
+      if(n GREATER fewest)
+        list(APPEND labels repeat_ranks)
+        if(n GREATER 3)
+          list(APPEND labels repeat_ranks_above_3)
+        endif()
       endif()
+    endif()
+    if(n GREATER MPIX_TEST_CORES)
+      list(APPEND labels oversubscribed)
+    endif()
+    if(labels)
+      set_tests_properties(${test} PROPERTIES LABELS "${labels}")
     endif()
     foreach(property PASS:PASS_REGULAR_EXPRESSION FAIL:FAIL_REGULAR_EXPRESSION SKIP:SKIP_REGULAR_EXPRESSION
                      FIXTURES_SETUP:FIXTURES_SETUP
