@@ -41,9 +41,10 @@ int code_with_message(int code, const std::string& message) {
   }
   const int own = of.codes[of.next];
   of.next = (of.next + 1) % ClassCodes::ring;
-  // Open MPI refuses a text of MPI_MAX_ERROR_STRING characters or more.
-  const std::string text = message.substr(0, MPI_MAX_ERROR_STRING - 1);
-  if (MPI_Add_error_string(own, text.c_str()) != MPI_SUCCESS) return code;
+  // Open MPI refuses a text of MPI_MAX_ERROR_STRING characters or more;
+  // SMPI's declaration takes a char*.
+  std::string text = message.substr(0, MPI_MAX_ERROR_STRING - 1);
+  if (MPI_Add_error_string(own, text.data()) != MPI_SUCCESS) return code;
   return own;
 }
 

@@ -86,6 +86,7 @@ void add_error_class(const char* text, int* error_class, int* code) {
 #endif
 }
 
+#if !defined(MPIX_SIMGRID_SMPI)
 namespace {
 // Whether MPI_Error_string gives code the text just set, and MPI_Error_class
 // gives error_class.
@@ -98,6 +99,7 @@ bool reads_back(int error_class, int code) {
          MPI_Error_class(code, &read_class) == MPI_SUCCESS && read_class == error_class;
 }
 }  // namespace
+#endif
 
 bool add_error_code(int error_class, int* code) {
 #if defined(MPIX_SIMGRID_SMPI)
