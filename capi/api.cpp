@@ -41,16 +41,6 @@ mpix::Request& request_of(MPIX_Request* request, const char* argument = "request
   return *live(request, MPI_ERR_REQUEST, argument, "MPIX_Request").request;
 }
 
-void fill_empty_status(MPI_Status* status) {
-  if (status == MPI_STATUS_IGNORE) return;
-  // A collective's status is empty, as MPI defines it for MPI_Wait on one.
-  status->MPI_SOURCE = MPI_ANY_SOURCE;
-  status->MPI_TAG = MPI_ANY_TAG;
-  status->MPI_ERROR = MPI_SUCCESS;
-  MPI_Status_set_elements_x(status, MPI_BYTE, 0);
-  MPI_Status_set_cancelled(status, 0);
-}
-
 void copy_name(const std::string& name, char* out, int* resultlen) {
   const std::size_t n = std::min(name.size(), static_cast<std::size_t>(MPIX_MAX_OBJECT_NAME - 1));
   std::memcpy(out, name.data(), n);
@@ -444,14 +434,14 @@ int MPIX_Test(MPIX_Request* request, int* flag, MPI_Status* status) {
   return guarded(__func__, [request] { return comm_of(request); }, [&] {
     require(flag != nullptr, MPI_ERR_ARG, "flag is NULL");
     *flag = request == nullptr || request_of(request).test();
-    if (*flag) fill_empty_status(status);
+    if (*flag) mpix::set_empty_status(status);
   });
 }
 
 int MPIX_Wait(MPIX_Request* request, MPI_Status* status) {
   return guarded(__func__, [request] { return comm_of(request); }, [&] {
     if (request != nullptr) request_of(request).wait();
-    fill_empty_status(status);
+    mpix::set_empty_status(status);
   });
 }
 
@@ -461,7 +451,7 @@ int MPIX_Waitall(int count, MPIX_Request* requests[], MPI_Status* statuses) {
     require(count == 0 || requests != nullptr, MPI_ERR_ARG, "requests is NULL");
     for (int i = 0; i < count; ++i) {
       if (requests[i] != nullptr) request_of(requests[i], ("requests[" + std::to_string(i) + "]").c_str()).wait();
-      fill_empty_status(statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
+      mpix::set_empty_status(statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
     }
   });
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "intercept/inside_drop_in.hpp"
+#include "src/request.hpp"
 
 // An MPI without MPI-4's persistent collectives (Open MPI 4.1) has nothing
 // to serve here: none of these entry points is built.
@@ -114,15 +115,6 @@ bool any_served(int count, const MPI_Request requests[]) {
   return false;
 }
 
-void empty_status(MPI_Status* status) {
-  if (status == MPI_STATUS_IGNORE) return;
-  status->MPI_SOURCE = MPI_ANY_SOURCE;
-  status->MPI_TAG = MPI_ANY_TAG;
-  status->MPI_ERROR = MPI_SUCCESS;
-  PMPI_Status_set_elements_x(status, MPI_BYTE, 0);
-  PMPI_Status_set_cancelled(status, 0);
-}
-
 // Advances e's library request; true once it has completed (it stays
 // finished, its proxy active, until the completion is reported).
 int poll(ServedRequest& e, bool& finished) {
@@ -141,7 +133,7 @@ int poll(ServedRequest& e, bool& finished) {
 int report(ServedRequest& e, MPI_Request* handle, MPI_Status* status) {
   const int rc = PMPI_Wait(handle, MPI_STATUS_IGNORE);
   e.active = e.finished = false;
-  empty_status(status);
+  set_empty_status(status);
   return rc;
 }
 
@@ -158,12 +150,17 @@ void between_polls(unsigned& polls, MPI_Request some_proxy) {
 // The served requests of an array, active ones only, with their places;
 // each replaced by MPI_REQUEST_NULL in the array while the MPI looks at
 // the rest, and put back by restore().
+// Its lists are this thread's, reused: no allocation once they have held
+// as many (one array call at a time per thread).
 struct ServedInArray {
-  std::vector<int> index;
-  std::vector<MPI_Request> proxy;
-  std::vector<ServedRequest*> entry;
+  std::vector<int>& index = scratch().index;
+  std::vector<MPI_Request>& proxy = scratch().proxy;
+  std::vector<ServedRequest*>& entry = scratch().entry;
   MPI_Request* requests;
   ServedInArray(int count, MPI_Request requests_[]) : requests(requests_) {
+    index.clear();
+    proxy.clear();
+    entry.clear();
     for (int i = 0; i < count; ++i)
       if (ServedRequest* e = served(requests[i]); e != nullptr && e->active) {
         index.push_back(i);
@@ -176,7 +173,44 @@ struct ServedInArray {
     for (std::size_t k = 0; k < index.size(); ++k) requests[index[k]] = proxy[k];
   }
   MPI_Request any_proxy() const { return proxy.empty() ? MPI_REQUEST_NULL : proxy.front(); }
+
+ private:
+  struct Lists {
+    std::vector<int> index;
+    std::vector<MPI_Request> proxy;
+    std::vector<ServedRequest*> entry;
+  };
+  static Lists& scratch() {
+    static thread_local Lists lists;
+    return lists;
+  }
 };
+
+// MPI_Waitall's scratch, this thread's, reused.
+struct WaitallScratch {
+  std::vector<MPI_Status> done, rest;
+  std::vector<int> indices;
+  std::vector<char> completed;
+  void size_for(int count) {
+    const auto n = static_cast<std::size_t>(count);
+    done.resize(n);
+    rest.resize(n);
+    indices.resize(n);
+    completed.assign(n, 0);
+  }
+};
+WaitallScratch& waitall_scratch() {
+  static thread_local WaitallScratch scratch;
+  return scratch;
+}
+
+// The first served handle of an array (MPI_REQUEST_NULL if none): its
+// status makes the MPI progress between polls.
+MPI_Request first_served(int count, const MPI_Request requests[]) {
+  for (int i = 0; i < count; ++i)
+    if (served(requests[i]) != nullptr) return requests[i];
+  return MPI_REQUEST_NULL;
+}
 
 MPI_Status* status_at(MPI_Status statuses[], int i) {
   return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -247,7 +281,7 @@ extern "C" int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status
   bool finished = false;
   if (const int rc = mpix::intercept::poll(*e, finished); rc != MPI_SUCCESS) return rc;
   *flag = finished;
-  if (finished) mpix::intercept::empty_status(status);
+  if (finished) mpix::set_empty_status(status);
   return MPI_SUCCESS;
 }
 
@@ -299,9 +333,11 @@ extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuse
   // The served ones first, the MPI progressing between polls through the
   // MPI's own requests (completed there as they finish, statuses kept);
   // then the rest of those.
-  std::vector<MPI_Status> done(static_cast<std::size_t>(count));
-  std::vector<int> indices(static_cast<std::size_t>(count));
-  std::vector<bool> completed(static_cast<std::size_t>(count), false);
+  mpix::intercept::WaitallScratch& scratch = mpix::intercept::waitall_scratch();
+  scratch.size_for(count);
+  std::vector<MPI_Status>& done = scratch.done;
+  std::vector<int>& indices = scratch.indices;
+  std::vector<char>& completed = scratch.completed;
   int rc = MPI_SUCCESS;
   unsigned polls = 0;
   for (bool pending = true; pending && rc == MPI_SUCCESS;) {
@@ -315,7 +351,7 @@ extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuse
     int outcount = 0;
     rc = PMPI_Testsome(count, requests, &outcount, indices.data(), done.data());
     for (int k = 0; rc == MPI_SUCCESS && outcount != MPI_UNDEFINED && k < outcount; ++k) {
-      completed[static_cast<std::size_t>(indices[k])] = true;
+      completed[static_cast<std::size_t>(indices[k])] = 1;
       if (statuses != MPI_STATUSES_IGNORE) statuses[indices[k]] = done[k];
     }
     mpix::intercept::between_polls(polls, ours.any_proxy());
@@ -323,7 +359,7 @@ extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuse
   if (rc == MPI_SUCCESS) {
     // The rest of the MPI's own; those Testsome completed keep the status
     // it gave (the MPI would give an inactive or null one an empty status).
-    std::vector<MPI_Status> rest(static_cast<std::size_t>(count));
+    std::vector<MPI_Status>& rest = scratch.rest;
     rc = PMPI_Waitall(count, requests, rest.data());
     for (int i = 0; i < count; ++i)
       if (statuses != MPI_STATUSES_IGNORE && !completed[static_cast<std::size_t>(i)]) statuses[i] = rest[i];
@@ -361,11 +397,7 @@ extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* f
 extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   if (!mpix::intercept::any_served(count, requests)) return PMPI_Waitany(count, requests, index, status);
   unsigned polls = 0;
-  const MPI_Request some_proxy = [&] {
-    for (int i = 0; i < count; ++i)
-      if (served(requests[i]) != nullptr) return requests[i];
-    return MPI_REQUEST_NULL;
-  }();
+  const MPI_Request some_proxy = mpix::intercept::first_served(count, requests);
   for (;;) {
     int flag = 0;
     if (const int rc = MPI_Testany(count, requests, index, &flag, status); rc != MPI_SUCCESS || flag) return rc;
@@ -402,11 +434,7 @@ extern "C" int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, 
   if (!mpix::intercept::any_served(incount, requests))
     return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
   unsigned polls = 0;
-  const MPI_Request some_proxy = [&] {
-    for (int i = 0; i < incount; ++i)
-      if (served(requests[i]) != nullptr) return requests[i];
-    return MPI_REQUEST_NULL;
-  }();
+  const MPI_Request some_proxy = mpix::intercept::first_served(incount, requests);
   for (;;) {
     if (const int rc = MPI_Testsome(incount, requests, outcount, indices, statuses);
         rc != MPI_SUCCESS || *outcount != 0)

@@ -9,6 +9,17 @@
 
 namespace mpix {
 
+// A collective's status: empty, as MPI defines it for MPI_Wait on one (the
+// C API's and the drop-in's completions give it alike).
+inline void set_empty_status(MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  MPI_Status_set_elements_x(status, MPI_BYTE, 0);
+  MPI_Status_set_cancelled(status, 0);
+}
+
 // What an algorithm implements. Construction does all set-up (collective);
 // start/test/wait run every iteration and must not allocate.
 class PersistentOperation {
