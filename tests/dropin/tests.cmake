@@ -88,19 +88,29 @@ mpix_add_test(dropin.agreement_channel.node_size_1 TARGET dropin_checks RANKS 2
 # The drop-in's MPI_Alltoall: an unmodified transpose loop's calls served
 # and checked byte for byte against MPI's own, at 2 and 3 ranks and on
 # emulated nodes.
-# MPI-4's persistent collectives through the drop-in (MPICH; Open MPI 4.1
-# has only its MPIX_ forms, which pass through): every start and
-# completion call, served requests mixed with the MPI's own in arrays,
+# MPI-4's persistent collectives through the drop-in (MPICH): every start
+# and completion call, served requests mixed with the MPI's own in arrays,
 # MPI's rules on active and inactive requests; the same program runs
-# without the drop-in, which it cannot tell apart.
+# without the drop-in, which it cannot tell apart. Open MPI 4.1 has only
+# its own MPIX_ forms, which the drop-in must pass through untouched: the
+# program calls them instead, and they must come from Open MPI's library
+# while MPI_Alltoallv comes from the drop-in's.
+add_executable(dropin_persistent dropin/dropin_persistent.c)
+target_link_libraries(dropin_persistent PRIVATE MPI::MPI_C)
+set(dropin_loaded "MPI_Alltoallv from [^\n]*mpixrma_intercept")
 if(NOT MPIX_MPI_IS_OPEN_MPI)
-  add_executable(dropin_persistent dropin/dropin_persistent.c)
-  target_link_libraries(dropin_persistent PRIVATE MPI::MPI_C)
   set(persistent_served "'serve:persistent[^']*' of [0-9]+ ranks, [^\n]*persistent requests 1")
   mpix_add_test(dropin.persistent TARGET dropin_persistent RANKS 2 3 ENVIRONMENT ${dropin_env} ARGS --every-way
-    PASS "${persistent_served}.*${persistent_served}.*${persistent_served}"
+    PASS "${dropin_loaded}.*MPI_Alltoallv_init from [^\n]*mpixrma_intercept.*${persistent_served}.*${persistent_served}.*${persistent_served}"
     FAIL "WRONG|persistent requests 0")
   mpix_add_test(dropin.persistent_plain TARGET dropin_persistent RANKS 2 PASS "dropin_persistent: ok" FAIL "WRONG")
+else()
+  set(from_open_mpi "from [^\n]*libmpi[.]")
+  mpix_add_test(dropin.persistent_passes_through TARGET dropin_persistent RANKS 2 3 ENVIRONMENT ${dropin_env}
+    ARGS --every-way
+    PASS "${dropin_loaded}.*MPIX_Alltoallv_init ${from_open_mpi}.*MPIX_Alltoall_init ${from_open_mpi}\
+.*MPIX_Neighbor_alltoallv_init ${from_open_mpi}.*dropin_persistent: ok"
+    FAIL "WRONG|persistent requests [1-9]")
 endif()
 
 add_executable(dropin_alltoall dropin/dropin_alltoall.c)
