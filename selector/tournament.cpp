@@ -149,6 +149,17 @@ std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, int
   return {first, second};
 }
 
+int fastest_mpi_call(const std::vector<PeriodMeasure>& measured, const std::vector<bool>& mpi_calls, int baseline) {
+  int fastest = baseline;
+  const auto median = [&](int i) { return measured.at(static_cast<std::size_t>(i)).median_us; };
+  for (int i = 0; i < static_cast<int>(measured.size()); ++i) {
+    if (!mpi_calls.at(static_cast<std::size_t>(i)) || !measured[static_cast<std::size_t>(i)].measured()) continue;
+    if (fastest < 0 || !measured.at(static_cast<std::size_t>(fastest)).measured() || median(i) < median(fastest))
+      fastest = i;
+  }
+  return fastest;
+}
+
 Verdict prefer_mpi_in_close_calls(const Verdict& verdict, const std::vector<std::string>& names,
                                   const std::vector<PeriodMeasure>& measured, int baseline,
                                   const TournamentRule& rule) {

@@ -163,6 +163,13 @@ std::pair<int, int> playoff_pair(const std::vector<PeriodMeasure>& measured, int
 // away from the winner's measured one by more than rule.drift.
 bool period_drifted(double reference_us, double watched_us, const TournamentRule& rule);
 
+// What "never slower than MPI" is judged against: the fastest of MPI's own
+// calls measured (mpi_calls[i]: candidate i is one), the plain call
+// (`baseline`) or its persistent form where it raced too, which is what a
+// program that made a persistent collective compares against; the
+// baseline when none was measured.
+int fastest_mpi_call(const std::vector<PeriodMeasure>& measured, const std::vector<bool>& mpi_calls, int baseline);
+
 // "Never slower than MPI": the winner stands only if it beat MPI's own call
 // (`baseline`, as measured) by more than rule.mpi_margin plus the larger
 // spread. Otherwise the fastest other candidate that did so wins (the

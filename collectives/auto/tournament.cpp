@@ -311,8 +311,10 @@ void AutoTournament::next_entrant() {
   std::vector<PeriodMeasure> judged = entered;
   if (baseline_ >= 0 && !judged[static_cast<std::size_t>(baseline_)].measured())
     judged[static_cast<std::size_t>(baseline_)] = measured_[static_cast<std::size_t>(baseline_)];
-  const Verdict v =
-      prefer_mpi_in_close_calls(tournament_verdict(names_, entered, incumbent_), names_, judged, baseline_, rule_);
+  std::vector<bool> mpi_calls(judged.size());
+  for (std::size_t i = 0; i < judged.size(); ++i) mpi_calls[i] = mpi_call(static_cast<int>(i));
+  const Verdict v = prefer_mpi_in_close_calls(tournament_verdict(names_, entered, incumbent_), names_, judged,
+                                              fastest_mpi_call(judged, mpi_calls, baseline_), rule_);
   verdict_time_ = MPI_Wtime();
   log("  verdict after %ld iterations: %s", started_, v.reason.c_str());
   if (others_taken_us_ > 0)

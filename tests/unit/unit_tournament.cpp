@@ -253,6 +253,24 @@ TEST(Tournament, MpisOwnCallWinsCloseCalls) {
   EXPECT_EQ(mpix::prefer_mpi_in_close_calls(won, names, m, -1, {}).winner, 1);  // no baseline
 }
 
+// A persistent collective's program compares against MPI's persistent
+// form (c2), faster here than MPI's plain call (c1, the baseline): a
+// winner (c0) must beat the faster of the two.
+TEST(Tournament, TheFastestOfMpisOwnCallsIsWhatAWinnerMustBeat) {
+  const std::vector<PeriodMeasure> m = {{4.08, 0.05}, {13.37, 0.41}, {3.48, 0.80}, {}};
+  const std::vector<bool> mpi_calls = {false, true, true, false};
+  EXPECT_EQ(mpix::fastest_mpi_call(m, mpi_calls, 1), 2);
+  const mpix::Verdict kept = mpix::tournament_verdict(names, m, 0);
+  ASSERT_EQ(kept.winner, 0) << kept.reason;  // c2 is faster, within the spread
+  const auto v = mpix::prefer_mpi_in_close_calls(kept, names, m, mpix::fastest_mpi_call(m, mpi_calls, 1), {});
+  EXPECT_EQ(v.winner, 2) << v.reason;
+  EXPECT_NE(v.reason.find("not clearly faster than c2"), std::string::npos) << v.reason;
+  // Unmeasured MPI calls do not count; with none measured, the baseline.
+  EXPECT_EQ(mpix::fastest_mpi_call({{4.0, 0.1}, {}, {}, {}}, mpi_calls, 1), 1);
+  EXPECT_EQ(mpix::fastest_mpi_call({{4.0, 0.1}, {5.0, 0.1}, {}, {}}, mpi_calls, 1), 1);
+  EXPECT_EQ(mpix::fastest_mpi_call(m, mpi_calls, -1), 2);
+}
+
 // A re-run keeps the incumbent (c1) within its own wide spread though c2
 // measured faster; c1 is not clearly faster than MPI's call (c0), but c2
 // is: c2 wins, not MPI's call.
