@@ -12,6 +12,9 @@
  * or prefix (the sweep over all sizes but the last, then 1000 calls of the
  * last, timed from its first: the time per call over its first 50, 100,
  * 250 and 1000 calls, which is what a pattern's admission must repay).
+ * With --form persistent each size's exchange is MPI-4's persistent form
+ * (MPI_Alltoallv_init, ...: made once per size, before its warm-up), and
+ * each call is MPI_Start then MPI_Wait.
  * Run it plain and under LD_PRELOAD=libmpixrma_intercept.so
  * (benchmarks/dropin.py alternates the launches) and compare.
  *
@@ -50,6 +53,13 @@ int main(int argc, char **argv) {
     const int alltoall = !strcmp(o.collective, "alltoall"), neighbor = !strcmp(o.collective, "neighbor");
     if (!alltoall && !neighbor && strcmp(o.collective, "alltoallv"))
         dropin_usage_error(rank, "bench_dropin", "--collective takes alltoallv, alltoall or neighbor", NULL);
+    const int persistent = !strcmp(o.form, "persistent");
+    if (!persistent && strcmp(o.form, "blocking"))
+        dropin_usage_error(rank, "bench_dropin", "--form takes blocking or persistent", NULL);
+#if MPI_VERSION < 4
+    if (persistent)
+        dropin_usage_error(rank, "bench_dropin", "--form persistent needs MPI-4's persistent collectives", NULL);
+#endif
     /* The ring: blocks to the right, then the left neighbour; received from
      * the left, then the right. */
     MPI_Comm ring = MPI_COMM_NULL;
@@ -75,6 +85,18 @@ int main(int argc, char **argv) {
          * paid. (Zeros would let the compiler make these calloc.) */
         memset(send, 1, bytes * peers);
         memset(recv, 0xee, bytes * peers);
+        MPI_Request request = MPI_REQUEST_NULL;
+#if MPI_VERSION >= 4
+        if (persistent && alltoall)
+            MPI_Alltoall_init(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, MPI_INFO_NULL,
+                              &request);
+        else if (persistent && neighbor)
+            MPI_Neighbor_alltoallv_init(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, ring,
+                                        MPI_INFO_NULL, &request);
+        else if (persistent)
+            MPI_Alltoallv_init(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD,
+                               MPI_INFO_NULL, &request);
+#endif
         /* About 20 ms of calls per repeat, at least 10; the sweep's counts
          * are OSU's. */
         long iterations = 20000000 / (bytes * p + 2000);
@@ -100,7 +122,10 @@ int main(int argc, char **argv) {
                     for (int k = 0; k < peers; ++k)
                         for (long b = 0; b < bytes; b += LINE)
                             send[k * bytes + b] = value(application ? it : 0, rank, neighbor ? sides[k] : k, b);
-                if (alltoall)
+                if (persistent) {
+                    MPI_Start(&request);
+                    MPI_Wait(&request, MPI_STATUS_IGNORE);
+                } else if (alltoall)
                     MPI_Alltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
                 else if (neighbor)
                     MPI_Neighbor_alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, ring);
@@ -138,6 +163,7 @@ int main(int argc, char **argv) {
             if (csv && !prefix) fprintf(csv, "%ld,%.9g\n", bytes, t);
             if (rank == 0) printf("bench_dropin: %8ld B per peer: %10.2f us per call\n", bytes, t * 1e6);
         }
+        if (persistent) MPI_Request_free(&request);
         free(send), free(recv);
     }
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -47,6 +47,8 @@ def parse_args():
                         "whole sweep apart (for long programs on a machine whose speed drifts)")
     p.add_argument("--collective", default="alltoallv", choices=["alltoallv", "alltoall", "neighbor"],
                    help="bench_dropin: which call the program loops")
+    p.add_argument("--form", default="blocking", choices=["blocking", "persistent"],
+                   help="bench_dropin: the call itself, or MPI-4's persistent form (MPICH) started and waited on")
     p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
     p.add_argument("--pass-through", action="store_true",
                    help="a third variant, preloaded with MPIX_INTERCEPT=off (every call straight to PMPI_), "
@@ -73,7 +75,8 @@ def main():
     def command(loop, sizes, csv_path):
         cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", sizes, "--loop", loop,
                                            "--csv", csv_path]
-        return cmd + (["--collective", args.collective] if args.collective != "alltoallv" else [])
+        cmd += ["--collective", args.collective] if args.collective != "alltoallv" else []
+        return cmd + (["--form", args.form] if args.form != "blocking" else [])
 
     with tempfile.TemporaryDirectory() as tmp:
         sweeps = args.sizes.split(",") if args.size_per_launch else [args.sizes]

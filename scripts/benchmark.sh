@@ -19,7 +19,10 @@
 #              paths as arguments), application loop over heap buffers
 #              (MEMORY=mpix, LOOP=exchange change that).
 #   dropin     an unmodified program looping MPI_Alltoallv (8 B .. 4 MiB,
-#              three loops), plain and under the drop-in, alternating.
+#              five loops), plain and under the drop-in, alternating.
+#              Arguments go to benchmarks/dropin.py, e.g. --form persistent
+#              (MPI-4's MPI_Alltoallv_init, started and waited on),
+#              --collective alltoall or --loops application,sweep.
 #   fftw_dropin an unmodified FFT library, FFTW's distributed 2D transform
 #              (blocks of about 1, 2, 4 and 8 MiB per peer, FFTW's estimate
 #              and measure planners), plain and under the drop-in,
@@ -101,7 +104,7 @@ case "$name" in
     fi
     /usr/bin/python3 "$root/benchmarks/dropin.py" "${program[@]}" \
       --intercept "$build/libmpixrma_intercept.so" "${common[@]}" --ranks "${RANKS:-2}" \
-      --launches "${LAUNCHES:-3}" ;;
+      --launches "${LAUNCHES:-3}" "$@" ;;
   python)
     if [ ! -d "$build/bindings/python/mpixrma" ]; then
       echo "$0: the Python package was not built: the system's mpi4py does not run on ${MPI:-mpich}" \
