@@ -76,11 +76,12 @@ void report(ServedExchanges* s) {
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
                "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
                "check, %s); one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
-               "node-channel rings made %ld, persistent requests %ld, uniform patterns as Alltoall %ld\n",
+               "node-channel rings made %ld, persistent requests %ld (%ld searched, the rest on MPI's own), "
+               "uniform patterns as Alltoall %ld\n",
                name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
                s->agreement_path(), 1e3 * c.setup_seconds, 1e3 * c.admission_seconds, c.searches,
-               1e3 * c.search_seconds, s->rings_made(), c.persistent, c.as_alltoall);
+               1e3 * c.search_seconds, s->rings_made(), c.persistent, c.persistent_searched, c.as_alltoall);
 }
 
 // A communicator's attribute going away (MPI_Comm_free, MPI_Comm_delete_attr).
@@ -93,6 +94,7 @@ int delete_state(MPI_Comm, int, void* value, void*) {
   states_deleted.fetch_add(1, std::memory_order_release);
   InsideDropIn guard;
   report(state);
+  mpix::intercept::forget_state(state);
   delete state;
   return MPI_SUCCESS;
 }
@@ -272,22 +274,25 @@ template <class LibraryInit, class MpiInit>
 int persistent_init(MPI_Comm comm, Collective collective, MPI_Request* request, LibraryInit library_init,
                     MpiInit mpi_init) {
   ServedExchanges* state = inside_drop_in ? nullptr : state_of(comm, collective);
-  if (state == nullptr) return mpi_init();
+  if (state == nullptr) return mpi_init(request);
   InsideDropIn guard;
   MPIX_Comm* xcomm = state->library_comm_for_persistent();
-  if (xcomm == nullptr) return mpi_init();
+  if (xcomm == nullptr) return mpi_init(request);
   MPIX_Request* served = nullptr;
-  MPI_Request proxy = MPI_REQUEST_NULL;
-  // The library's init agrees its outcome on every rank; the proxy is this
-  // rank's own (it fails only where the MPI is out of requests, and then
-  // the MPI's own init would fail there too).
+  MPI_Request proxy = MPI_REQUEST_NULL, mpi_own = MPI_REQUEST_NULL;
+  // The library's init agrees its outcome on every rank; the proxy and the
+  // MPI's own request (what the first Starts run, served_requests.hpp) are
+  // this rank's: they fail only where the MPI would fail its own init too,
+  // which then reports it.
   if (library_init(xcomm, &served) != MPI_SUCCESS ||
-      PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &proxy) != MPI_SUCCESS) {
+      PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &proxy) != MPI_SUCCESS ||
+      mpi_init(&mpi_own) != MPI_SUCCESS) {
     if (served != nullptr) MPIX_Request_free(&served);
+    if (proxy != MPI_REQUEST_NULL) PMPI_Request_free(&proxy);
     mpix::intercept::release_served_request();
-    return mpi_init();
+    return mpi_init(request);
   }
-  mpix::intercept::adopt_served_request(proxy, served, comm);
+  mpix::intercept::adopt_served_request(proxy, {served, mpi_own, comm, state});
   *request = proxy;
   return MPI_SUCCESS;
 }
@@ -303,9 +308,9 @@ extern "C" int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], c
         return MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                    xcomm, nullptr, served);
       },
-      [&] {
+      [&](MPI_Request* made) {
         return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                   comm, info, request);
+                                   comm, info, made);
       });
 }
 
@@ -318,8 +323,8 @@ extern "C" int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatyp
         return MPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, xcomm, nullptr,
                                   served);
       },
-      [&] {
-        return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+      [&](MPI_Request* made) {
+        return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, made);
       });
 }
 
@@ -333,9 +338,9 @@ extern "C" int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendco
         return MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                             recvtype, xcomm, nullptr, served);
       },
-      [&] {
+      [&](MPI_Request* made) {
         return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                            recvtype, comm, info, request);
+                                            recvtype, comm, info, made);
       });
 }
 #endif  // MPI_VERSION >= 4

@@ -460,15 +460,32 @@ long ServedExchanges::rings_made() const {
 // communicator's calls go to MPI from now on.
 #if MPI_VERSION >= 4
 MPIX_Comm* ServedExchanges::library_comm_for_persistent() {
-  int ready = settings_.enabled && !disabled_ && reserve_served_request() ? 1 : 0;
-  const bool reserved = ready;
-  if (PMPI_Allreduce(MPI_IN_PLACE, &ready, 1, MPI_INT, MPI_MIN, comm_) != MPI_SUCCESS) ready = 0;
+  const bool reserved = settings_.enabled && !disabled_ && reserve_served_request();
+  // Every rank ready, with the same settings (the rent rule is agreed).
+  const std::int64_t settings_hash = static_cast<std::int64_t>(fingerprint(settings_));
+  std::int64_t agreed[3] = {reserved ? 0 : 1, settings_hash, -settings_hash};
+  const bool ready = PMPI_Allreduce(MPI_IN_PLACE, agreed, 3, MPI_INT64_T, MPI_MAX, comm_) == MPI_SUCCESS &&
+                     agreed[0] == 0 && agreed[1] == -agreed[2];
+  // The set-up's search prices the first one's (persistent_search_pays).
   if (ready && set_up()) {
+    share_rings();
+    first_search();
     ++counters_.persistent;
     return xcomm_;
   }
   if (reserved) release_served_request();
   return nullptr;
+}
+
+bool ServedExchanges::persistent_search_pays(double rent_us, double period_us) {
+  if (settings_.admission == AdmissionPolicy::repeats) return true;
+  // The least rent and the dearest price over ranks: the slowest rank's.
+  std::int64_t agreed[4] = {-in_ns(rent_us), in_ns(period_us), in_ns(last_search_us_),
+                            -static_cast<std::int64_t>(1e6 * last_search_gain_)};
+  if (PMPI_Allreduce(MPI_IN_PLACE, agreed, 4, MPI_INT64_T, MPI_MAX, comm_) != MPI_SUCCESS) return false;
+  // The request is made already: its search is what is left to buy.
+  const double price_us = admission_price_us(in_us(agreed[2]), 0, in_us(agreed[1]), tournament_rule_, admission_rule_);
+  return admission_pays(in_us(-agreed[0]), price_us, 1e-6 * static_cast<double>(-agreed[3]), admission_rule_);
 }
 #endif
 

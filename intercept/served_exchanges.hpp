@@ -84,6 +84,7 @@ class ServedExchanges {
     long calls = 0;
     long served = 0;
     long persistent = 0;      // MPI-4 persistent collectives served (served_requests.hpp)
+    long persistent_searched = 0;  // ... whose rent bought their search (the rest ran MPI's own)
     long as_alltoall = 0;     // MPI_Alltoallv patterns admitted as Alltoalls (uniform blocks)
     long returned = 0;        // patterns that went back to MPI: it was faster
     long agreements = 0;      // calls that ran the agreement
@@ -115,6 +116,17 @@ class ServedExchanges {
   // request (reserve_served_request, agreed); nullptr: the init goes to the
   // MPI on every rank. A non-null answer holds a reserved slot.
   MPIX_Comm* library_comm_for_persistent();
+  // Collective over the communicator, at the same Start of a served
+  // persistent collective on every rank (Starts of persistent collectives
+  // are ordered as collectives are): whether its search is bought now,
+  // rent or buy as for an admission (selector/admission.hpp), from what
+  // its Starts on the MPI's own request have cost so far (rent_us since
+  // its first Start, period_us a Start's), the least over ranks, against
+  // the last search measured on the communicator. Always, without an
+  // agreement, under MPIX_INTERCEPT_ADMISSION=repeats (agreed at init).
+  bool persistent_search_pays(double rent_us, double period_us);
+  // For the report: a served persistent collective's search was bought.
+  void persistent_search_bought() { ++counters_.persistent_searched; }
   MPI_Comm comm() const { return comm_; }
   Collective collective() const { return collective_; }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "intercept/inside_drop_in.hpp"
+#include "intercept/served_exchanges.hpp"
 #include "src/request.hpp"
 
 // An MPI without MPI-4's persistent collectives (Open MPI 4.1) has nothing
@@ -75,6 +76,12 @@ class RequestTable {
       }
     }
   }
+  void forget(const ServedExchanges* state) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = 0; i < capacity; ++i)
+      if (ServedRequest* e = values_[i].load(std::memory_order_relaxed); e != nullptr && e->state == state)
+        e->state = nullptr;
+  }
   // Whether any served request is alive: if not, every entry point goes
   // straight to the MPI.
   bool any() const { return live_.load(std::memory_order_acquire) != 0; }
@@ -115,12 +122,29 @@ bool any_served(int count, const MPI_Request requests[]) {
   return false;
 }
 
-// Advances e's library request; true once it has completed (it stays
+// Starts e's running request: the MPI's own until the rent of its search
+// is paid, then the library's (ServedRequest).
+int start(ServedRequest& e) {
+  if (!e.searched && e.state != nullptr && e.starts == e.next_check) {  // the same Start on every rank
+    const double now = MPI_Wtime();
+    if (e.starts == 0) e.first_start = now;
+    const double rent_us = 1e6 * (now - e.first_start);
+    e.searched = e.state->persistent_search_pays(rent_us, e.starts ? rent_us / static_cast<double>(e.starts) : 0);
+    if (e.searched) e.state->persistent_search_bought();
+    constexpr long first_check = 8;
+    e.next_check = e.starts == 0 ? first_check : 2 * e.starts;
+  }
+  ++e.starts;
+  return e.searched ? MPIX_Start(e.request) : PMPI_Start(&e.mpi_own);
+}
+
+// Advances e's running request; true once it has completed (it stays
 // finished, its proxy active, until the completion is reported).
 int poll(ServedRequest& e, bool& finished) {
   if (!e.finished) {
     int flag = 0;
-    const int rc = MPIX_Test(e.request, &flag, MPI_STATUS_IGNORE);
+    const int rc = e.searched ? MPIX_Test(e.request, &flag, MPI_STATUS_IGNORE)
+                              : PMPI_Test(&e.mpi_own, &flag, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) return rc;
     e.finished = flag != 0;
   }
@@ -220,9 +244,10 @@ MPI_Status* status_at(MPI_Status statuses[], int i) {
 
 bool reserve_served_request() { return table.reserve(); }
 void release_served_request() { table.release(); }
-void adopt_served_request(MPI_Request proxy, MPIX_Request* request, MPI_Comm comm) {
-  table.insert(proxy, new ServedRequest{request, comm, false, false});
+void adopt_served_request(MPI_Request proxy, const ServedRequest& served) {
+  table.insert(proxy, new ServedRequest(served));
 }
+void forget_state(const ServedExchanges* state) { table.forget(state); }
 
 }  // namespace mpix::intercept
 
@@ -240,7 +265,7 @@ extern "C" int MPI_Start(MPI_Request* request) {
     return MPI_ERR_REQUEST;
   }
   int rc = PMPI_Start(request);
-  if (rc == MPI_SUCCESS) rc = MPIX_Start(e->request);
+  if (rc == MPI_SUCCESS) rc = mpix::intercept::start(*e);
   e->active = rc == MPI_SUCCESS;
   return rc;
 }
@@ -295,6 +320,7 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   InsideDropIn guard;
   mpix::intercept::table.erase(*request);
   MPIX_Request_free(&e->request);
+  PMPI_Request_free(&e->mpi_own);
   delete e;
   return PMPI_Request_free(request);
 }

@@ -9,7 +9,15 @@
 // runs the library's request, made by MPIX_*_init (auto, its tournament
 // and agreement, as in the C API). MPI_Start and MPI_Startall start both;
 // starting an active one is MPI_ERR_REQUEST raised on the communicator, as
-// the MPI raises it. Every completion call (MPI_Wait, MPI_Test and their
+// the MPI raises it. A served request runs the MPI's own request (made
+// beside it at init) until its Starts have paid the rent of its search,
+// rent or buy as for the drop-in's blocking calls
+// (ServedExchanges::persistent_search_pays): agreed at its first Start and
+// then at Starts 8, 16, 32, ... (a request started N times pays O(log N)
+// agreements, at Starts, which MPI orders as collectives on every rank),
+// it switches to the library's for good, so a request started a few
+// hundred times, as a benchmark's sweep does, never pays a search it
+// cannot repay. Every completion call (MPI_Wait, MPI_Test and their
 // -all, -any and -some forms, MPI_Request_get_status) polls the library's
 // requests and makes the MPI progress between polls (MPI_Testsome on the
 // MPI's own requests of the array, or the status of a proxy), so no rank
@@ -32,12 +40,22 @@
 
 namespace mpix::intercept {
 
+class ServedExchanges;
+
 // One served persistent collective.
 struct ServedRequest {
-  MPIX_Request* request = nullptr;  // the library's
-  MPI_Comm comm = MPI_COMM_NULL;    // the program's, for errors
-  bool active = false;              // started, completion not yet reported
-  bool finished = false;            // the library's request has completed (its proxy still active)
+  MPIX_Request* request = nullptr;      // the library's
+  MPI_Request mpi_own = MPI_REQUEST_NULL;  // the MPI's own, over the same arguments
+  MPI_Comm comm = MPI_COMM_NULL;        // the program's, for errors
+  // Its communicator's drop-in state (the rent rule); null once the
+  // communicator is freed, and the request then stays on the MPI's own.
+  ServedExchanges* state = nullptr;
+  bool active = false;    // started, completion not yet reported
+  bool finished = false;  // the running request has completed (its proxy still active)
+  bool searched = false;  // agreed: its Starts run the library's request (its search bought)
+  long starts = 0;        // Starts so far: a clock every rank shares
+  long next_check = 0;    // the Start of the next rent-or-buy agreement
+  double first_start = 0; // MPI_Wtime of its first Start
 };
 
 // Holds a slot for one more served request, or false where the table is
@@ -46,6 +64,9 @@ struct ServedRequest {
 bool reserve_served_request();
 void release_served_request();
 // Adopts a reserved slot: proxy is the handle the program gets.
-void adopt_served_request(MPI_Request proxy, MPIX_Request* request, MPI_Comm comm);
+void adopt_served_request(MPI_Request proxy, const ServedRequest& served);
+// The communicator of state is being freed: its requests stay on the
+// MPI's own from now on.
+void forget_state(const ServedExchanges* state);
 
 }  // namespace mpix::intercept

@@ -99,9 +99,19 @@ add_executable(dropin_persistent dropin/dropin_persistent.c)
 target_link_libraries(dropin_persistent PRIVATE MPI::MPI_C)
 set(dropin_loaded "MPI_Alltoallv from [^\n]*mpixrma_intercept")
 if(NOT MPIX_MPI_IS_OPEN_MPI)
-  set(persistent_served "'serve:persistent[^']*' of [0-9]+ ranks, [^\n]*persistent requests 1")
+  # MPIX_INTERCEPT_ADMISSION=repeats: each request's search is bought at
+  # its first Start, so the library's requests run every way.
+  set(persistent_served "'serve:persistent[^']*' of [0-9]+ ranks, [^\n]*persistent requests 1 [(]1 searched")
   mpix_add_test(dropin.persistent TARGET dropin_persistent RANKS 2 3 ENVIRONMENT ${dropin_env} ARGS --every-way
     PASS "${dropin_loaded}.*MPI_Alltoallv_init from [^\n]*mpixrma_intercept.*${persistent_served}.*${persistent_served}.*${persistent_served}"
+    FAIL "WRONG|persistent requests 0")
+  # The default rule: a request runs the MPI's own until its Starts have
+  # paid for a search (measured prices: whether these 42 Starts do is not
+  # the test's to say), and every way's data is right either way.
+  set(persistent_renting "'serve:persistent[^']*' of [0-9]+ ranks, [^\n]*persistent requests 1 [(][01] searched")
+  mpix_add_test(dropin.persistent_rent TARGET dropin_persistent RANKS 2 ARGS --every-way
+    ENVIRONMENT "LD_PRELOAD=${dropin_preload};MPIX_VERBOSE=1;MPIX_INTERCEPT_MIN_BYTES=1024"
+    PASS "${persistent_renting}.*${persistent_renting}.*${persistent_renting}.*dropin_persistent: ok"
     FAIL "WRONG|persistent requests 0")
   mpix_add_test(dropin.persistent_plain TARGET dropin_persistent RANKS 2 PASS "dropin_persistent: ok" FAIL "WRONG")
 else()
