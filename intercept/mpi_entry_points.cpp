@@ -94,7 +94,9 @@ int delete_state(MPI_Comm, int, void* value, void*) {
   states_deleted.fetch_add(1, std::memory_order_release);
   InsideDropIn guard;
   report(state);
+#if MPI_VERSION >= 4
   mpix::intercept::forget_state(state);
+#endif
   delete state;
   return MPI_SUCCESS;
 }
