@@ -278,7 +278,8 @@ int persistent_init(MPI_Comm comm, Collective collective, MPI_Request* request, 
   ServedExchanges* state = inside_drop_in ? nullptr : state_of(comm, collective);
   if (state == nullptr) return mpi_init(request);
   InsideDropIn guard;
-  MPIX_Comm* xcomm = state->library_comm_for_persistent();
+  long rent_starts = 0;
+  MPIX_Comm* xcomm = state->library_comm_for_persistent(rent_starts);
   if (xcomm == nullptr) return mpi_init(request);
   MPIX_Request* served = nullptr;
   MPI_Request proxy = MPI_REQUEST_NULL, mpi_own = MPI_REQUEST_NULL;
@@ -294,7 +295,13 @@ int persistent_init(MPI_Comm comm, Collective collective, MPI_Request* request, 
     mpix::intercept::release_served_request();
     return mpi_init(request);
   }
-  mpix::intercept::adopt_served_request(proxy, {served, mpi_own, comm, state});
+  mpix::intercept::ServedRequest adopted;
+  adopted.request = served;
+  adopted.mpi_own = mpi_own;
+  adopted.comm = comm;
+  adopted.state = state;
+  adopted.search_at = rent_starts;
+  mpix::intercept::adopt_served_request(proxy, adopted);
   *request = proxy;
   return MPI_SUCCESS;
 }

@@ -61,6 +61,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -319,8 +320,9 @@ ServedExchanges::Votes ServedExchanges::votes(ExchangePattern& pattern, const Re
   a[call_ns] = in_ns(recent_.mean_call_us());
   a[check_ns] = in_ns(typical_check_us_);
   a[admission_ns] = in_ns(last_admission_us_);
-  a[search_ns] = in_ns(last_search_us_);
-  a[minus_search_gain] = -static_cast<std::int64_t>(1e6 * last_search_gain_);
+  const SearchPrice& search = last_search_[static_cast<std::size_t>(SearchKind::moving_buffers)];
+  a[search_ns] = in_ns(search.us);
+  a[minus_search_gain] = -static_cast<std::int64_t>(1e6 * search.gain);
   a[settings] = settings_hash;
   a[minus_settings] = -settings_hash;
   const std::int64_t block = collective_ == Collective::alltoallv ? pattern.uniform_block() : -1;
@@ -349,7 +351,7 @@ void ServedExchanges::consider_admission(const Votes& a, const void* sendbuf, vo
   if (a[unservable] == 0) {
     if (!set_up()) return;
     share_rings();
-    first_search();
+    first_search(SearchKind::moving_buffers);
   }
   const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
   if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
@@ -420,7 +422,7 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   if (MPIX_Request_is_settled(entry.request, &settled) != MPI_SUCCESS) return rc;
   const bool just_settled = settled && !entry.settled;
   entry.settled = settled != 0;
-  if (just_settled) search_measured(entry.search);
+  if (just_settled) search_measured(SearchKind::moving_buffers, entry.search);
   char running[MPIX_MAX_OBJECT_NAME];
   int length = 0;
   if (just_settled && MPIX_Request_get_algorithm(entry.request, running, &length) == MPI_SUCCESS &&
@@ -459,33 +461,39 @@ long ServedExchanges::rings_made() const {
 // share_rings). False: it failed, on every rank alike, and this
 // communicator's calls go to MPI from now on.
 #if MPI_VERSION >= 4
-MPIX_Comm* ServedExchanges::library_comm_for_persistent() {
+MPIX_Comm* ServedExchanges::library_comm_for_persistent(long& rent_starts) {
   const bool reserved = settings_.enabled && !disabled_ && reserve_served_request();
   // Every rank ready, with the same settings (the rent rule is agreed).
   const std::int64_t settings_hash = static_cast<std::int64_t>(fingerprint(settings_));
   std::int64_t agreed[3] = {reserved ? 0 : 1, settings_hash, -settings_hash};
   const bool ready = PMPI_Allreduce(MPI_IN_PLACE, agreed, 3, MPI_INT64_T, MPI_MAX, comm_) == MPI_SUCCESS &&
                      agreed[0] == 0 && agreed[1] == -agreed[2];
-  // The set-up's search prices the first one's (persistent_search_pays).
-  if (ready && set_up()) {
-    share_rings();
-    first_search();
-    ++counters_.persistent;
+  // The set-up's search prices the first request's.
+  if (!ready || !set_up()) {
+    if (reserved) release_served_request();
+    return nullptr;
+  }
+  share_rings();
+  first_search(SearchKind::persistent);
+  ++counters_.persistent;
+  rent_starts = 0;
+  if (settings_.admission == AdmissionPolicy::repeats) return xcomm_;
+  // In periods of the request's own call, the dearest over ranks, and the
+  // least gain: the price, and the rent it needs (admission_price_us and
+  // rent_needed_us, in periods). The request is made already: its search
+  // is what is left to buy.
+  const SearchPrice& search = last_search(SearchKind::persistent);
+  std::int64_t price[2] = {static_cast<std::int64_t>(1e3 * search.periods),
+                           -static_cast<std::int64_t>(1e6 * search.gain)};
+  if (PMPI_Allreduce(MPI_IN_PLACE, price, 2, MPI_INT64_T, MPI_MAX, errors_return_comm_) != MPI_SUCCESS) {
+    rent_starts = LONG_MAX;  // agreed: the MPI failed on every rank's Allreduce alike or reports it
     return xcomm_;
   }
-  if (reserved) release_served_request();
-  return nullptr;
-}
-
-bool ServedExchanges::persistent_search_pays(double rent_us, double period_us) {
-  if (settings_.admission == AdmissionPolicy::repeats) return true;
-  // The least rent and the dearest price over ranks: the slowest rank's.
-  std::int64_t agreed[4] = {-in_ns(rent_us), in_ns(period_us), in_ns(last_search_us_),
-                            -static_cast<std::int64_t>(1e6 * last_search_gain_)};
-  if (PMPI_Allreduce(MPI_IN_PLACE, agreed, 4, MPI_INT64_T, MPI_MAX, comm_) != MPI_SUCCESS) return false;
-  // The request is made already: its search is what is left to buy.
-  const double price_us = admission_price_us(in_us(agreed[2]), 0, in_us(agreed[1]), tournament_rule_, admission_rule_);
-  return admission_pays(in_us(-agreed[0]), price_us, 1e-6 * static_cast<double>(-agreed[3]), admission_rule_);
+  const double price_periods = admission_price_us(1e-3 * static_cast<double>(price[0]), 0, 1, tournament_rule_,
+                                                  admission_rule_);
+  const double needed = rent_needed_us(price_periods, 1e-6 * static_cast<double>(-price[1]), admission_rule_);
+  rent_starts = static_cast<long>(std::min(std::ceil(needed), 1e15));
+  return xcomm_;
 }
 #endif
 
@@ -554,9 +562,9 @@ void ServedExchanges::share_rings() {
 // alone prices the trials, not what switching among algorithms over new
 // buffers costs. Here both are part of the set-up, which runs in a
 // program's first calls, and no pattern's admission pays them.
-void ServedExchanges::first_search() {
-  if (first_search_done_) return;
-  first_search_done_ = true;
+void ServedExchanges::first_search(SearchKind kind) {
+  if (first_search_done_[static_cast<std::size_t>(kind)]) return;
+  first_search_done_[static_cast<std::size_t>(kind)] = true;
   const double begin = MPI_Wtime();
   const int peers = std::max({send_entries_, recv_entries_, 1});
   // At least one byte, whatever the peers (std::clamp needs its bounds in order).
@@ -592,7 +600,10 @@ void ServedExchanges::first_search() {
   MPIX_Request* request = nullptr;
   // Agreed either way (MPIX_*_init fails on every rank alike, and the
   // request settles at the same Start on every rank).
-  if (make_request(send.data(), recv.data(), blocks, false, in_ns(check_us_), in_ns(search.mpi_call_us), &request) ==
+  // The blocking calls' requests are judged against MPI's call measured
+  // here; a persistent init's races MPI's calls itself.
+  const std::int64_t mpi_period_ns = kind == SearchKind::moving_buffers ? in_ns(search.mpi_call_us) : 0;
+  if (make_request(kind, send.data(), recv.data(), blocks, false, in_ns(check_us_), mpi_period_ns, &request) ==
       MPI_SUCCESS) {
     search.request_us = 1e6 * (MPI_Wtime() - made);
     // Every rank makes the same Starts, until the agreed settling or the
@@ -618,7 +629,7 @@ void ServedExchanges::first_search() {
     if (PMPI_Allreduce(MPI_IN_PLACE, after, 2, MPI_DOUBLE, MPI_MAX, errors_return_comm_) == MPI_SUCCESS &&
         after[1] == 0 && settled) {
       search.mpi_call_us = std::min(search.mpi_call_us, after[0]);
-      search_measured(search);
+      search_measured(kind, search);
     }
   }
   counters_.setup_seconds += MPI_Wtime() - begin;
@@ -626,17 +637,19 @@ void ServedExchanges::first_search() {
 
 // A search settled: what it cost prices the next admission (agreed as the
 // slowest rank's at the next agreement).
-void ServedExchanges::search_measured(const SearchCost& search) {
-  last_search_us_ = search_excess_us(search.request_us, search.calls_us, search.calls, search.fastest_us,
-                                     search.mpi_call_us);
-  last_search_gain_ = search_gain(search.fastest_us, search.mpi_call_us);
+void ServedExchanges::search_measured(SearchKind kind, const SearchCost& search) {
+  SearchPrice& price = last_search(kind);
+  price.us = search_excess_us(search.request_us, search.calls_us, search.calls, search.fastest_us, search.mpi_call_us);
+  price.gain = search_gain(search.fastest_us, search.mpi_call_us);
+  price.periods = search.mpi_call_us > 0 ? price.us / search.mpi_call_us : 0;
   ++counters_.searches;
-  counters_.search_seconds += 1e-6 * last_search_us_;
+  counters_.search_seconds += 1e-6 * price.us;
 }
 
 // Collective: a request of the collective over blocks of bytes, as the
 // drop-in serves them.
-int ServedExchanges::make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, bool as_alltoall,
+int ServedExchanges::make_request(SearchKind kind, const void* sendbuf, void* recvbuf, const Blocks& blocks,
+                                  bool as_alltoall,
                                   long long agreement_ns,
                                   std::int64_t mpi_period_ns, MPIX_Request** request) {
   MPIX_Info* info = nullptr;
@@ -646,9 +659,13 @@ int ServedExchanges::make_request(const void* sendbuf, void* recvbuf, const Bloc
   // call among them.
   const Collective family = as_alltoall ? Collective::alltoall : collective_;
   MPIX_Info_set(info, listing_of(family).algorithm_key, "auto");
-  MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
-  MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_ns).c_str());
-  MPIX_Info_set(info, "mpix_buffers_move", "true");
+  // A persistent init's request has the library's defaults otherwise
+  // (mpi_entry_points.cpp): its buffers fixed, no agreement per call.
+  if (kind == SearchKind::moving_buffers) {
+    MPIX_Info_set(info, "mpix_auto_settle", "50");  // settled within a pattern's first 50 served calls
+    MPIX_Info_set(info, "mpix_auto_mpi_credit_ns", std::to_string(agreement_ns).c_str());
+    MPIX_Info_set(info, "mpix_buffers_move", "true");
+  }
   // The pattern's calls so far were MPI's own, passed through, some of them
   // timed: their period (the slowest rank's) is what MPI's call costs this
   // program, with no agreement in it. With eager-sized blocks the
@@ -717,7 +734,8 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, bool as_alltoall
                       ExchangePattern::in_bytes(pattern.recvcounts, pattern.recv_element),
                       ExchangePattern::in_bytes(pattern.rdispls, pattern.recv_element)};
   entry.as_alltoall = as_alltoall;
-  const int rc = make_request(pattern.in_place ? MPI_IN_PLACE : sendbuf, recvbuf, blocks, as_alltoall, agreement_ns,
+  const int rc = make_request(SearchKind::moving_buffers, pattern.in_place ? MPI_IN_PLACE : sendbuf, recvbuf, blocks,
+                              as_alltoall, agreement_ns,
                               mpi_period_ns, &entry.request);
   const double spent_us = 1e6 * (MPI_Wtime() - begin);
   counters_.admission_seconds += 1e-6 * spent_us;

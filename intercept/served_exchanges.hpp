@@ -33,6 +33,28 @@ enum class Collective { alltoallv, neighbor_alltoallv, alltoall };
 inline constexpr int collectives = 3;
 const char* name_of(Collective collective);  // "MPI_Alltoallv", ...
 
+// One search's measurements, until its request settles
+// (selector/admission.hpp: search_excess_us).
+struct SearchCost {
+  double request_us = 0;
+  double calls_us = 0;
+  long calls = 0;
+  double fastest_us = 0;  // 0: no call yet
+  double mpi_call_us = 0;
+  void add_call(double us) {
+    calls_us += us;
+    ++calls;
+    if (fastest_us == 0 || us < fastest_us) fastest_us = us;
+  }
+};
+
+// The drop-in's two kinds of request, whose searches cost differently: the
+// blocking calls' (buffers that move from call to call: the algorithms
+// whose data path does not depend on them) and an MPI-4 persistent
+// collective's (its buffers fixed: every algorithm, windows included).
+enum class SearchKind { moving_buffers, persistent };
+inline constexpr int search_kinds = 2;
+
 class ServedExchanges {
  public:
   static constexpr int max_entries = 16;  // MPIX_INTERCEPT_ENTRIES's upper bound
@@ -112,39 +134,24 @@ class ServedExchanges {
   const Counters& counters() const { return counters_; }
   // Collective over the communicator, at an MPI-4 persistent init of this
   // collective: the library's communicator (made once, as for a served
-  // call), if every rank has the drop-in on and a slot for one more served
-  // request (reserve_served_request, agreed); nullptr: the init goes to the
-  // MPI on every rank. A non-null answer holds a reserved slot.
-  MPIX_Comm* library_comm_for_persistent();
-  // Collective over the communicator, at the same Start of a served
-  // persistent collective on every rank (Starts of persistent collectives
-  // are ordered as collectives are): whether its search is bought now,
-  // rent or buy as for an admission (selector/admission.hpp), from what
-  // its Starts on the MPI's own request have cost so far (rent_us since
-  // its first Start, period_us a Start's), the least over ranks, against
-  // the last search measured on the communicator. Always, without an
-  // agreement, under MPIX_INTERCEPT_ADMISSION=repeats (agreed at init).
-  bool persistent_search_pays(double rent_us, double period_us);
+  // call), if every rank has the drop-in on, the same settings and a slot
+  // for one more served request (reserve_served_request, agreed); nullptr:
+  // the init goes to the MPI on every rank. A non-null answer holds a
+  // reserved slot, and sets rent_starts: how many Starts the request runs
+  // the MPI's own request before its search is bought (rent or buy, as for
+  // an admission, selector/admission.hpp: a search costs about as many of
+  // the request's own periods as the communicator's last one of this kind
+  // did of its own; 0 under MPIX_INTERCEPT_ADMISSION=repeats), agreed.
+  MPIX_Comm* library_comm_for_persistent(long& rent_starts);
   // For the report: a served persistent collective's search was bought.
   void persistent_search_bought() { ++counters_.persistent_searched; }
+  // A served persistent collective's search settled: it prices the next
+  // (this rank's measurement; agreed as the slowest rank's when used).
+  void persistent_search_measured(const SearchCost& search) { search_measured(SearchKind::persistent, search); }
   MPI_Comm comm() const { return comm_; }
   Collective collective() const { return collective_; }
 
  private:
-  // One search's measurements, until its request settles
-  // (selector/admission.hpp: search_excess_us).
-  struct SearchCost {
-    double request_us = 0;
-    double calls_us = 0;
-    long calls = 0;
-    double fastest_us = 0;  // 0: no call yet
-    double mpi_call_us = 0;
-    void add_call(double us) {
-      calls_us += us;
-      ++calls;
-      if (fastest_us == 0 || us < fastest_us) fastest_us = us;
-    }
-  };
   struct Entry {
     ExchangePattern pattern;
     MPIX_Request* request = nullptr;
@@ -207,10 +214,13 @@ class ServedExchanges {
   void remember_small_counts(MPI_Datatype recvtype, int type_bytes);
   bool set_up();
   void share_rings();
-  void first_search();
-  void search_measured(const SearchCost& search);
+  void first_search(SearchKind kind);
+  void search_measured(SearchKind kind, const SearchCost& search);
   // as_alltoall: the Alltoall family's request over block 0's bytes.
-  int make_request(const void* sendbuf, void* recvbuf, const Blocks& blocks, bool as_alltoall, long long agreement_ns,
+  // kind: moving_buffers, as served calls are; persistent, as an MPI-4
+  // persistent init makes its request (the library's defaults).
+  int make_request(SearchKind kind, const void* sendbuf, void* recvbuf, const Blocks& blocks, bool as_alltoall,
+                   long long agreement_ns,
                    std::int64_t mpi_period_ns, MPIX_Request** request);
   void admit(const void* sendbuf, void* recvbuf, bool as_alltoall, std::int64_t mpi_period_ns, double mpi_call_us);
   void look_again_after(long calls);
@@ -243,7 +253,7 @@ class ServedExchanges {
   std::vector<Entry> entries_;
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
   bool rings_shared_ = false;   // share_rings() ran (agreed)
-  bool first_search_done_ = false;  // first_search() ran (agreed)
+  std::array<bool, search_kinds> first_search_done_{};  // first_search(kind) ran (agreed)
   bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike
   long skip_until_ = 0;         // agreed: calls before this one pass without agreement
   long longest_gap_ = 8;        // agreed: the most calls the next skip may take
@@ -255,8 +265,19 @@ class ServedExchanges {
   double call_us_ = 0, check_us_ = 0;
   double typical_check_us_ = 0;        // this rank's agreements, a moving mean
   double last_admission_us_ = 0;  // this rank's last admission (0: none yet)
-  double last_search_us_ = 0;     // this rank's last search measured, beyond MPI's calls
-  double last_search_gain_ = 1;   // ... and what its winner saved (search_gain)
+  // Per SearchKind: this rank's last search measured, beyond MPI's calls,
+  // and what its winner saved (search_gain).
+  struct SearchPrice {
+    double us = 0;
+    double gain = 1;
+    // us in periods of MPI's call it was measured against: a persistent
+    // collective's search, trials of every algorithm over its own blocks,
+    // costs about as many of its own periods (a search over small blocks
+    // would price one over large blocks far too low).
+    double periods = 0;
+  };
+  std::array<SearchPrice, search_kinds> last_search_{};
+  SearchPrice& last_search(SearchKind kind) { return last_search_[static_cast<std::size_t>(kind)]; }
   Counters counters_;
 };
 

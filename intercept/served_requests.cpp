@@ -122,20 +122,34 @@ bool any_served(int count, const MPI_Request requests[]) {
   return false;
 }
 
+// At a Start of e's library request while its search runs: the period
+// since the last, and, once the tournament has settled, the search's cost
+// for the next one's price (where MPI's period was measured: not under
+// MPIX_INTERCEPT_ADMISSION=repeats).
+void measure_search(ServedRequest& e) {
+  const double now = MPI_Wtime();
+  if (e.last_start > 0) e.search.add_call(1e6 * (now - e.last_start));
+  e.last_start = now;
+  int settled = 0;
+  if (MPIX_Request_is_settled(e.request, &settled) != MPI_SUCCESS || !settled) return;
+  e.search_settled = true;
+  if (e.state != nullptr && e.search.mpi_call_us > 0) e.state->persistent_search_measured(e.search);
+}
+
 // Starts e's running request: the MPI's own until the rent of its search
 // is paid, then the library's (ServedRequest).
 int start(ServedRequest& e) {
-  if (!e.searched && e.state != nullptr && e.starts == e.next_check) {  // the same Start on every rank
+  if (!e.searched && e.starts == 0) e.first_start = MPI_Wtime();
+  if (!e.searched && e.starts == e.search_at) {  // agreed at init: the same Start on every rank
+    e.searched = true;
     const double now = MPI_Wtime();
-    if (e.starts == 0) e.first_start = now;
-    const double rent_us = 1e6 * (now - e.first_start);
-    e.searched = e.state->persistent_search_pays(rent_us, e.starts ? rent_us / static_cast<double>(e.starts) : 0);
-    if (e.searched) e.state->persistent_search_bought();
-    constexpr long first_check = 8;
-    e.next_check = e.starts == 0 ? first_check : 2 * e.starts;
+    e.search.mpi_call_us = e.starts ? 1e6 * (now - e.first_start) / static_cast<double>(e.starts) : 0;
+    if (e.state != nullptr) e.state->persistent_search_bought();
   }
   ++e.starts;
-  return e.searched ? MPIX_Start(e.request) : PMPI_Start(&e.mpi_own);
+  if (!e.searched) return PMPI_Start(&e.mpi_own);
+  if (!e.search_settled) measure_search(e);
+  return MPIX_Start(e.request);
 }
 
 // Advances e's running request; true once it has completed (it stays
@@ -291,6 +305,11 @@ extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   ServedRequest* e = request != nullptr ? served(*request) : nullptr;
   if (e == nullptr || !e->active) return PMPI_Wait(request, status);
   InsideDropIn guard;
+  // On the MPI's own request, the MPI's own wait (it progresses the rest).
+  if (!e->searched && !e->finished) {
+    if (const int rc = PMPI_Wait(&e->mpi_own, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) return rc;
+    e->finished = true;
+  }
   unsigned polls = 0;
   for (bool finished = false;;) {
     if (const int rc = mpix::intercept::poll(*e, finished); rc != MPI_SUCCESS) return rc;

@@ -11,16 +11,15 @@
 // starting an active one is MPI_ERR_REQUEST raised on the communicator, as
 // the MPI raises it. A served request runs the MPI's own request (made
 // beside it at init) until its Starts have paid the rent of its search,
-// rent or buy as for the drop-in's blocking calls
-// (ServedExchanges::persistent_search_pays): agreed at its first Start and
-// then at Starts 8, 16, 32, ... (a request started N times pays O(log N)
-// agreements, at Starts, which MPI orders as collectives on every rank),
-// it switches to the library's for good, so a request started a few
-// hundred times, as a benchmark's sweep does, never pays a search it
-// cannot repay. Every completion call (MPI_Wait, MPI_Test and their
-// -all, -any and -some forms, MPI_Request_get_status) polls the library's
-// requests and makes the MPI progress between polls (MPI_Testsome on the
-// MPI's own requests of the array, or the status of a proxy), so no rank
+// rent or buy as for the drop-in's blocking calls, counted in Starts
+// agreed at init (ServedExchanges::library_comm_for_persistent): it then
+// switches to the library's for good, at the same Start on every rank and
+// with no agreement at any Start, so a request started a few hundred times,
+// as a benchmark's sweep does, never pays a search it cannot repay. Every
+// completion call (MPI_Wait, MPI_Test and their -all, -any and -some
+// forms, MPI_Request_get_status) polls the running requests and makes the
+// MPI progress between polls (MPI_Testsome on the MPI's own requests of
+// the array, or the status of a proxy), so no rank
 // waits inside the library while a peer waits for this rank's MPI
 // progress; a completed served request completes its proxy too (at once:
 // it moves nothing) and gets an empty status, as a collective does.
@@ -38,9 +37,9 @@
 #include <mpi.h>
 #include <mpix/mpix.h>
 
-namespace mpix::intercept {
+#include "intercept/served_exchanges.hpp"
 
-class ServedExchanges;
+namespace mpix::intercept {
 
 // One served persistent collective.
 struct ServedRequest {
@@ -54,8 +53,14 @@ struct ServedRequest {
   bool finished = false;  // the running request has completed (its proxy still active)
   bool searched = false;  // agreed: its Starts run the library's request (its search bought)
   long starts = 0;        // Starts so far: a clock every rank shares
-  long next_check = 0;    // the Start of the next rent-or-buy agreement
-  double first_start = 0; // MPI_Wtime of its first Start
+  long search_at = 0;     // agreed: the Start that switches to the library's request
+  double first_start = 0; // MPI_Wtime of its first Start (its rent's periods)
+  // Once searched, until its tournament settles: the search's Start-to-
+  // Start periods against MPI's (this rank's, while it rented), which price
+  // the communicator's next (ServedExchanges::persistent_search_measured).
+  bool search_settled = false;
+  double last_start = 0;
+  SearchCost search;
 };
 
 // Holds a slot for one more served request, or false where the table is
