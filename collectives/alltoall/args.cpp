@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "collectives/agreed_args.hpp"
+#include "collectives/alltoall/family.hpp"
 #include "collectives/argument_checks.hpp"
-#include "src/agree.hpp"
 #include "src/error.hpp"
-#include "src/library.hpp"
 
 namespace mpix {
 
@@ -51,45 +51,34 @@ AlltoallvArgs from_user(const AlltoallUserArgs& user, std::shared_ptr<const Comm
 AlltoallvArgs make_alltoall_args(const AlltoallUserArgs& user, std::shared_ptr<const Comm> comm_ptr,
                                  const Requested<AlltoallvAlgorithm>& algorithm) {
   const Comm& comm = *comm_ptr;
-  LocalArgs<AlltoallvArgs> checked = check_locally([&] { return from_user(user, comm_ptr); }, algorithm);
-  std::optional<AlltoallvArgs>& args = checked.args;
-  const std::optional<Error>& local_error = checked.error;
-  const std::optional<std::string>& refused = checked.refused;
-
   // Every value both ways (x and -x under MPI_MAX: the maximum and the
   // minimum over the ranks); a rank whose own arguments were rejected
   // contributes nothing but its failure.
-  enum Field { hash, in_place, send_block, recv_block, stride, fields };
-  std::vector<MPI_Count> values(2 * fields + 2, std::numeric_limits<MPI_Count>::min() / 2);
+  enum Field { in_place, send_block, recv_block, stride, fields };
+  std::vector<MPI_Count> values(2 * fields + 1, std::numeric_limits<MPI_Count>::min() / 2);
+  const std::size_t failed = 2 * fields;
   const auto both = [&](Field f, MPI_Count v) {
     values[2 * f] = v;
     values[2 * f + 1] = -v;
   };
-  const MPI_Count my_algorithm = name_hash(algorithm.name);
-  both(hash, my_algorithm);
-  if (args) {
-    both(in_place, args->in_place ? 1 : 0);
-    both(send_block, args->send_bytes(0));
-    both(recv_block, args->recv_bytes(0));
-    both(stride, static_cast<MPI_Count>(args->recvcounts[0]) * args->recv_layout.extent);
-  }
-  const std::size_t refusing = 2 * fields, failed = 2 * fields + 1;
-  values[refusing] = refused ? comm.size() - comm.rank() : 0;
-  values[failed] = args ? 0 : 1;
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_COUNT, MPI_MAX,
-                          comm.global()),
-            "MPI_Allreduce");
   const auto uniform = [&](Field f) { return values[2 * f] == -values[2 * f + 1]; };
-  agreed(comm.global(), [&] {
-    if (!uniform(hash))
-      throw Error(error_code(MPIX_ERRKIND_ALGORITHM),
-                  "ranks ask for different Alltoall algorithms (this rank: '" + algorithm.name +
-                      "', another rank: another); the info key and MPIX_ALLTOALL_ALGORITHM must agree on all ranks");
-    if (local_error) throw *local_error;
+  const auto exchange = [&](const AlltoallvArgs* local) {
+    if (local != nullptr) {
+      both(in_place, local->in_place ? 1 : 0);
+      both(send_block, local->send_bytes(0));
+      both(recv_block, local->recv_bytes(0));
+      both(stride, static_cast<MPI_Count>(local->recvcounts[0]) * local->recv_layout.extent);
+    }
+    values[failed] = local != nullptr ? 0 : 1;
+    mpi_check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_COUNT, MPI_MAX,
+                            comm.global()),
+              "MPI_Allreduce");
+  };
+  const auto check = [&](const AlltoallvArgs& local) {
     if (values[failed] != 0) return;  // agreed() reports the failing rank's error on every rank
     if (!uniform(in_place))
       throw Error(MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is used on ") +
-                                      (args->in_place ? "this rank" : "another rank") +
+                                      (local.in_place ? "this rank" : "another rank") +
                                       " but not on every rank; it must be used on all ranks or none");
     if (!uniform(send_block) || !uniform(recv_block) || values[2 * send_block] != values[2 * recv_block])
       throw Error(MPI_ERR_TRUNCATE,
@@ -97,9 +86,12 @@ AlltoallvArgs make_alltoall_args(const AlltoallUserArgs& user, std::shared_ptr<c
                       std::to_string(-values[2 * send_block + 1]) + ".." + std::to_string(values[2 * send_block]) +
                       " bytes, recvcount * size of recvtype " + std::to_string(-values[2 * recv_block + 1]) + ".." +
                       std::to_string(values[2 * recv_block]) + " bytes over the ranks (this rank sends " +
-                      std::to_string(args->send_bytes(0)) + " and expects " + std::to_string(args->recv_bytes(0)) +
+                      std::to_string(local.send_bytes(0)) + " and expects " + std::to_string(local.recv_bytes(0)) +
                       "); every block must be of one size");
-  });
+  };
+  AlltoallvArgs args =
+      agree_args(alltoall_family.title, alltoall_family.variable, comm,
+                 check_locally([&] { return from_user(user, comm_ptr); }, algorithm), algorithm.name, exchange, check);
 
   // Where my block starts in each target's receive buffer: my rank times
   // the target's block stride, the same on every rank unless receive
@@ -107,18 +99,14 @@ AlltoallvArgs make_alltoall_args(const AlltoallUserArgs& user, std::shared_ptr<c
   const int n = comm.size();
   std::vector<MPI_Count> strides(static_cast<std::size_t>(n), values[2 * stride]);
   if (!uniform(stride)) {
-    const MPI_Count mine = static_cast<MPI_Count>(args->recvcounts[0]) * args->recv_layout.extent;
+    const MPI_Count mine = static_cast<MPI_Count>(args.recvcounts[0]) * args.recv_layout.extent;
     mpi_check(MPI_Allgather(&mine, 1, MPI_COUNT, strides.data(), 1, MPI_COUNT, comm.global()), "MPI_Allgather");
   }
-  args->block_at_target.resize(static_cast<std::size_t>(n));
+  args.block_at_target.resize(static_cast<std::size_t>(n));
   for (int target = 0; target < n; ++target)
-    args->block_at_target[static_cast<std::size_t>(target)] =
+    args.block_at_target[static_cast<std::size_t>(target)] =
         static_cast<MPI_Aint>(comm.rank() * strides[static_cast<std::size_t>(target)]);
-  if (values[refusing] > 0) {
-    const int rank = comm.size() - static_cast<int>(values[refusing]);
-    args->algorithm_refused = "on rank " + std::to_string(rank) + ": " + broadcast_text(refused, rank, comm.global());
-  }
-  return std::move(*args);
+  return args;
 }
 
 }  // namespace mpix

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <string>
 
+#include "collectives/agreed_args.hpp"
 #include "collectives/argument_checks.hpp"
-#include "src/agree.hpp"
+#include "collectives/neighbor_alltoallv/family.hpp"
 #include "src/error.hpp"
-#include "src/library.hpp"
 
 namespace mpix {
 
@@ -70,64 +70,46 @@ NeighborArgs make_neighbor_args(const VectorUserArgs& user, std::shared_ptr<cons
                                   "MPI_Dist_graph_create_adjacent make one); on rank " +
                                       std::to_string(comm.rank()) + " and every other");
 
-  LocalArgs<NeighborArgs> checked = check_locally(
-      [&] {
-        if (user.request_out == nullptr) throw Error(MPI_ERR_ARG, "request is NULL");
-        return NeighborArgs::from_user(user, comm_ptr);
-      },
-      algorithm);
-  std::optional<NeighborArgs>& args = checked.args;
-  const std::optional<Error>& local_error = checked.error;
-  const std::optional<std::string>& refused = checked.refused;
-
-  // Every rank: the algorithm's hash both ways (equal maxima: the same name
-  // everywhere) and the lowest rank that refuses it (as size - rank).
-  const MPI_Count my_algorithm = name_hash(algorithm.name);
-  MPI_Count global[3] = {my_algorithm, -my_algorithm, refused ? comm.size() - comm.rank() : 0};
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, global, 3, MPI_COUNT, MPI_MAX, comm.global()), "MPI_Allreduce");
-
-  // Per edge: the bytes sent on it; -1 marks a rank whose own arguments were
-  // already rejected (it still knows its edges: they are the communicator's).
   int indegree = 0, outdegree = 0, weighted = 0;
   mpi_check(MPI_Dist_graph_neighbors_count(comm.global(), &indegree, &outdegree, &weighted),
             "MPI_Dist_graph_neighbors_count");
+  // Per edge: the bytes sent on it; -1 marks a rank whose own arguments were
+  // already rejected (it still knows its edges: they are the communicator's).
   // MPI_Neighbor_alltoallv, one count per edge: it pairs duplicate edges
   // in order on every MPI, as the user's own call will (MPICH's
   // MPI_Neighbor_alltoall pairs them in reverse). One element more than
   // the degree: MPI refuses NULL buffers even for no data.
   std::vector<MPI_Count> outgoing(static_cast<std::size_t>(outdegree) + 1, -1);
   std::vector<MPI_Count> incoming(static_cast<std::size_t>(indegree) + 1, -1);
-  if (args)
-    for (int edge = 0; edge < outdegree; ++edge) outgoing[static_cast<std::size_t>(edge)] = args->send_bytes(edge);
-  std::vector<int> ones(static_cast<std::size_t>(std::max(indegree, outdegree)) + 1, 1);
-  std::vector<int> displs(ones.size());
-  for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<int>(i);
-  mpi_check(MPI_Neighbor_alltoallv(outgoing.data(), ones.data(), displs.data(), MPI_COUNT, incoming.data(),
-                                   ones.data(), displs.data(), MPI_COUNT, comm.global()),
-            "MPI_Neighbor_alltoallv");
-  agreed(comm.global(), [&] {
-    if (global[0] != my_algorithm || global[1] != -my_algorithm)
-      throw Error(error_code(MPIX_ERRKIND_ALGORITHM),
-                  "ranks ask for different neighbourhood Alltoallv algorithms (this rank: '" + algorithm.name +
-                      "', another rank: another); the info key and MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM must agree "
-                      "on all ranks");
-    if (local_error) throw *local_error;
+  const auto exchange = [&](const NeighborArgs* local) {
+    for (int edge = 0; local != nullptr && edge < outdegree; ++edge)
+      outgoing[static_cast<std::size_t>(edge)] = local->send_bytes(edge);
+    std::vector<int> ones(static_cast<std::size_t>(std::max(indegree, outdegree)) + 1, 1);
+    std::vector<int> displs(ones.size());
+    for (std::size_t i = 0; i < displs.size(); ++i) displs[i] = static_cast<int>(i);
+    mpi_check(MPI_Neighbor_alltoallv(outgoing.data(), ones.data(), displs.data(), MPI_COUNT, incoming.data(),
+                                     ones.data(), displs.data(), MPI_COUNT, comm.global()),
+              "MPI_Neighbor_alltoallv");
+  };
+  const auto check = [&](const NeighborArgs& local) {
     for (int edge = 0; edge < indegree; ++edge) {
       const MPI_Count sent = incoming[static_cast<std::size_t>(edge)];
-      if (sent < 0 || sent == args->recv_bytes(edge)) continue;
-      throw Error(MPI_ERR_TRUNCATE, "rank " + std::to_string(args->sources[static_cast<std::size_t>(edge)]) +
+      if (sent < 0 || sent == local.recv_bytes(edge)) continue;
+      throw Error(MPI_ERR_TRUNCATE, "rank " + std::to_string(local.sources[static_cast<std::size_t>(edge)]) +
                                         " sends " + std::to_string(sent) + " bytes on its edge to rank " +
                                         std::to_string(comm.rank()) + ", which expects " +
-                                        std::to_string(args->recv_bytes(edge)) + " bytes (" + at("recvcounts", edge) +
-                                        " = " + std::to_string(args->recvcounts[static_cast<std::size_t>(edge)]) + ")");
+                                        std::to_string(local.recv_bytes(edge)) + " bytes (" + at("recvcounts", edge) +
+                                        " = " + std::to_string(local.recvcounts[static_cast<std::size_t>(edge)]) + ")");
     }
-  });
-  if (global[2] > 0) {
-    const int refusing = comm.size() - static_cast<int>(global[2]);
-    args->algorithm_refused =
-        "on rank " + std::to_string(refusing) + ": " + broadcast_text(refused, refusing, comm.global());
-  }
-  return std::move(*args);
+  };
+  return agree_args(neighbor_alltoallv_family.title, neighbor_alltoallv_family.variable, comm,
+                    check_locally(
+                        [&] {
+                          if (user.request_out == nullptr) throw Error(MPI_ERR_ARG, "request is NULL");
+                          return NeighborArgs::from_user(user, comm_ptr);
+                        },
+                        algorithm),
+                    algorithm.name, exchange, check);
 }
 
 }  // namespace mpix
