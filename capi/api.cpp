@@ -98,6 +98,25 @@ int describe_row(const char* function, const std::vector<const Row*>& rows, int 
 
 }  // namespace mpix
 
+namespace {
+
+// Every family's MPIX_<Family>_init, and the paper's entry points, which
+// fix the algorithm (forced: a registry name, or nullptr to choose as
+// usual): the family's request over the user's arguments.
+template <class Family>
+int init_as(const char* function, const Family& family, const char* forced, const typename Family::UserArgs& user,
+            MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
+  return guarded(function, comm_of(xcomm), [&] {
+    live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
+    mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
+    if (forced != nullptr) hints.set(family.info_key, forced);
+    auto made = mpix::init_request(family, user, xcomm->comm, &hints);
+    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
+  });
+}
+
+}  // namespace
+
 extern "C" {
 
 int MPIX_Error_class_of(int kind) {
@@ -251,55 +270,26 @@ int MPIX_Info_get(const MPIX_Info* info, const char* key, int valuelen, char* va
   });
 }
 
-namespace {
-
-// MPIX_Alltoallv_init and the paper's entry points, which fix the algorithm
-// (forced: a registry name, or nullptr to choose as usual).
-int alltoallv_init_as(const char* function, const char* forced, const mpix::VectorUserArgs& user,
-                      MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return guarded(function, comm_of(xcomm), [&] {
-    live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
-    mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
-    if (forced != nullptr) hints.set(mpix::alltoallv_family.info_key, forced);
-    auto made = mpix::init_request(mpix::alltoallv_family, user, xcomm->comm, &hints);
-    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
-  });
-}
-
-}  // namespace
-
 int MPIX_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                         MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return alltoallv_init_as(__func__, nullptr,
-                           {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request},
-                           xcomm, info, request);
+  return init_as(__func__, mpix::alltoallv_family, nullptr,
+                 {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm, info,
+                 request);
 }
 
 int MPIX_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return guarded(__func__, comm_of(xcomm), [&] {
-    live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
-    const mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
-    auto made = mpix::init_request(mpix::alltoall_family,
-                                   {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request},
-                                   xcomm->comm, &hints);
-    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
-  });
+  return init_as(__func__, mpix::alltoall_family, nullptr,
+                 {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request}, xcomm, info, request);
 }
 
 int MPIX_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                  MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return guarded(__func__, comm_of(xcomm), [&] {
-    live(xcomm, MPI_ERR_COMM, "xcomm", "MPIX_Comm");
-    const mpix::Info hints = info ? live(info, MPI_ERR_INFO, "info", "MPIX_Info").info : mpix::Info{};
-    auto made = mpix::init_request(
-        mpix::neighbor_alltoallv_family,
-        {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm->comm,
-        &hints);
-    *request = Library::get().adopt(std::make_unique<MPIX_Request>(std::move(made)));
-  });
+  return init_as(__func__, mpix::neighbor_alltoallv_family, nullptr,
+                 {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm, info,
+                 request);
 }
 
 int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destinations[], const int sendcounts[],
@@ -389,17 +379,17 @@ int MPIX_Free(void* memory) {
 int alltoallv_rma_winfence_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                 MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return alltoallv_init_as(__func__, "fence",
-                           {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request},
-                           xcomm, info, request);
+  return init_as(__func__, mpix::alltoallv_family, "fence",
+                 {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm, info,
+                 request);
 }
 
 int alltoallv_rma_lock_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                             MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return alltoallv_init_as(__func__, "lock",
-                           {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request},
-                           xcomm, info, request);
+  return init_as(__func__, mpix::alltoallv_family, "lock",
+                 {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm, info,
+                 request);
 }
 
 int MPIX_Start(MPIX_Request* request) {
