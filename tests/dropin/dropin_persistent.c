@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { block = 256, iterations = 42, ways = 7 };
+enum { block = 256, iterations = 42, ways = 7, long_run = 10000 };
 
 static int rank_, size_, wrong;
 
@@ -119,7 +119,12 @@ int main(int argc, char **argv) {
     MPI_Neighbor_alltoallv_init(n.send, ring_counts, ring_displs, MPI_INT, n.recv, ring_counts, ring_displs, MPI_INT,
                                 graph, MPI_INFO_NULL, &persistent[2]);
 
+    /* A persistent point-to-point pair of the MPI's own around the ring,
+     * started with the three (MPI_Startall over served and unserved). */
     int p2p_out = 0, p2p_in = -1;
+    MPI_Request pair[2];
+    MPI_Recv_init(&p2p_in, 1, MPI_INT, ring[0], 0, comm, &pair[0]);
+    MPI_Send_init(&p2p_out, 1, MPI_INT, ring[1], 0, comm, &pair[1]);
     for (int it = 0; it < iterations; ++it) {
         fill(&v, &n, it);
         memcpy(a.send, v.send, sizeof(int) * v.ints);
@@ -129,9 +134,8 @@ int main(int argc, char **argv) {
          * the MPI's own around the ring. */
         MPI_Request all[5];
         memcpy(all, persistent, sizeof persistent);
+        memcpy(&all[3], pair, sizeof pair);
         p2p_out = rank_ * 31 + it;
-        MPI_Irecv(&p2p_in, 1, MPI_INT, ring[0], it, comm, &all[3]);
-        MPI_Isend(&p2p_out, 1, MPI_INT, ring[1], it, comm, &all[4]);
         MPI_Status statuses[5];
         int flag = 0, index = 0, done = 0, outcount = 0, indices[5];
         /* MPICH 4.0.2 itself misreports persistent collectives in its
@@ -143,24 +147,24 @@ int main(int argc, char **argv) {
         const int way = every_way ? it % ways : plain_ways[it % 4];
         switch (way) {
             case 0:
-                for (int r = 0; r < 3; ++r) MPI_Start(&all[r]);
+                for (int r = 0; r < 5; ++r) MPI_Start(&all[r]);
                 for (int r = 0; r < 5; ++r) MPI_Wait(&all[r], &statuses[r]);
                 break;
             case 1:
-                MPI_Startall(3, all);
+                MPI_Startall(5, all);
                 for (int r = 0; r < 5; ++r)
                     for (flag = 0; !flag;) MPI_Test(&all[r], &flag, &statuses[r]);
                 break;
             case 2:
-                MPI_Startall(3, all);
+                MPI_Startall(5, all);
                 MPI_Waitall(5, all, statuses);
                 break;
             case 3:
-                MPI_Startall(3, all);
+                MPI_Startall(5, all);
                 for (flag = 0; !flag;) MPI_Testall(5, all, &flag, statuses);
                 break;
             case 4:
-                MPI_Startall(3, all);
+                MPI_Startall(5, all);
                 for (done = 0; done < 5; ++done) {
                     if (it % 2)
                         MPI_Waitany(5, all, &index, &statuses[0]);
@@ -172,7 +176,7 @@ int main(int argc, char **argv) {
                 }
                 break;
             case 5:
-                MPI_Startall(3, all);
+                MPI_Startall(5, all);
                 for (done = 0; done < 5; done += outcount) {
                     if (it % 2)
                         MPI_Waitsome(5, all, &outcount, indices, statuses);
@@ -183,7 +187,7 @@ int main(int argc, char **argv) {
                 }
                 break;
             default:
-                MPI_Startall(3, all);
+                MPI_Startall(5, all);
                 for (int r = 0; r < 3; ++r) {
                     for (flag = 0; !flag;) MPI_Request_get_status(all[r], &flag, MPI_STATUS_IGNORE);
                     MPI_Wait(&all[r], &statuses[r]);
@@ -192,10 +196,26 @@ int main(int argc, char **argv) {
                 break;
         }
         for (int r = 0; r < 3; ++r) expect(all[r] == persistent[r], "a persistent handle changed", it);
+        for (int r = 0; r < 2; ++r) expect(all[3 + r] == pair[r], "a point-to-point handle changed", it);
         expect(memcmp(v.recv, v.expected, sizeof(int) * v.ints) == 0, "MPI_Alltoallv_init's data", it);
         expect(memcmp(a.recv, a.expected, sizeof(int) * a.ints) == 0, "MPI_Alltoall_init's data", it);
         expect(memcmp(n.recv, n.expected, sizeof(int) * n.ints) == 0, "MPI_Neighbor_alltoallv_init's data", it);
         expect(p2p_in == ring[0] * 31 + it, "the point-to-point pair's data", it);
+    }
+
+    /* One request started 10^4 times, every call's data checked: under the
+     * drop-in's default rule it runs the MPI's own request first and the
+     * library's once its search is repaid. */
+    for (int it = 0; it < long_run; ++it) {
+        for (int j = 0; j < v.ints; ++j) v.send[j] = rank_ * 1000 + j + it;
+        MPI_Start(&persistent[0]);
+        MPI_Wait(&persistent[0], MPI_STATUS_IGNORE);
+        for (int d = 0; d < size_ && !wrong; ++d)
+            for (int j = 0; j < block; ++j)
+                if (v.recv[d * block + j] != d * 1000 + rank_ * block + j + it) {
+                    expect(0, "the long run's data", it);
+                    break;
+                }
     }
 
     /* MPI's rules. Open MPI's pre-standard forms do not check them (a
@@ -217,6 +237,7 @@ int main(int argc, char **argv) {
         MPI_Request_free(&persistent[r]);
         expect(persistent[r] == MPI_REQUEST_NULL, "a freed request is not MPI_REQUEST_NULL", iterations);
     }
+    for (int r = 0; r < 2; ++r) MPI_Request_free(&pair[r]);
     MPI_Comm_free(&graph);
     MPI_Comm_free(&comm);
     MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
