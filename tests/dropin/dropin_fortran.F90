@@ -1,7 +1,9 @@
 ! An unmodified Fortran program looping MPI_Alltoallv, checked, then a few
 ! calls with MPI_IN_PLACE, then MPI_Alltoall of the same blocks, then
 ! MPI_Neighbor_alltoallv on a ring graph
-! (rank +- 1; at 2 ranks two edges to one peer), checked; built with
+! (rank +- 1; at 2 ranks two edges to one peer), checked; where PERSISTENT
+! is defined (an MPI-4 MPI), an MPI_Alltoallv_init started as many times,
+! checked; built with
 ! `use mpi`, with `use mpi_f08` when F08 is defined, and with mpif.h when
 ! MPIFH is.
 program dropin_fortran
@@ -17,12 +19,15 @@ program dropin_fortran
 #endif
   integer, parameter :: block = 1000, calls = 40
   integer :: ierr, rank, nranks, i, call_no, wrong, src, k
-  integer, allocatable :: counts(:), displs(:), sendbuf(:), recvbuf(:)
+  integer, allocatable :: counts(:), displs(:)
+  ! Asynchronous: a persistent request's MPI_Wait writes recvbuf.
+  integer, allocatable, asynchronous :: sendbuf(:), recvbuf(:)
   integer :: ends(2), starts(2), edge_counts(2), edge_displs(2)
 #if defined(F08)
-  type(MPI_Comm) :: ring
+  type(MPI_Comm) :: ring, persistent_comm
+  type(MPI_Request) :: persistent
 #else
-  integer :: ring
+  integer :: ring, persistent_comm, persistent
 #endif
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -75,6 +80,23 @@ program dropin_fortran
       end do
     end do
   end do
+#ifdef PERSISTENT
+  ! MPI-4's persistent Alltoallv, made once on a communicator of its own
+  ! (the drop-in reports it when it is freed), started once per call.
+  call MPI_Comm_dup(MPI_COMM_WORLD, persistent_comm, ierr)
+  call MPI_Comm_set_name(persistent_comm, 'serve:persistent', ierr)
+  call MPI_Alltoallv_init(sendbuf, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
+                          persistent_comm, MPI_INFO_NULL, persistent, ierr)
+  do call_no = 1, calls
+    call fill(sendbuf, call_no)
+    recvbuf = -1
+    call MPI_Start(persistent, ierr)
+    call MPI_Wait(persistent, MPI_STATUS_IGNORE, ierr)
+    call check(recvbuf, call_no)
+  end do
+  call MPI_Request_free(persistent, ierr)
+  call MPI_Comm_free(persistent_comm, ierr)
+#endif
   call MPI_Allreduce(MPI_IN_PLACE, wrong, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
     if (wrong == 0) then

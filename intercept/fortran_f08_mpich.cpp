@@ -1,0 +1,70 @@
+// MPICH's `use mpi_f08` binding and the drop-in's persistent collectives.
+//
+// Its persistent inits (mpi_alltoallv_init_f08ts_ and kin) reach the C
+// MPI_Alltoallv_init, which the drop-in serves, but its request calls do
+// not: mpi_start_f08_, mpi_wait_f08_, mpi_request_free_f08_ and the rest
+// call PMPI_Start, PMPI_Wait, ... directly (objdump of libmpichfort, MPICH
+// 4.0.2). A request served there would never run: MPI would start and
+// complete its proxy, a send of nothing, at once, and the program would read
+// a receive buffer nothing wrote. (`use mpi` and mpif.h call the C MPI_Start
+// and kin, and are served.) So this file stands in for those three inits
+// only to run MPICH's own with the drop-in stepped aside (InsideDropIn): the
+// C init they reach then goes to PMPI_, and the request is MPI's own. The
+// `_large` forms take MPI_Count arguments and call the C *_c inits, which
+// the drop-in does not stand in for.
+//
+// Every argument of these Fortran procedures is passed by reference (the
+// buffers as TS 29113 descriptors, an absent optional ierror as null), so
+// each is forwarded as the pointer it is, in order.
+#include <dlfcn.h>
+#include <mpi.h>
+
+#include "intercept/inside_drop_in.hpp"
+
+#if MPI_VERSION >= 4
+
+namespace {
+
+// MPICH's own procedure of that name: the next definition after the
+// drop-in's, in libmpichfort (loaded: the program called it).
+template <class Procedure>
+Procedure mpich_own(const char* name) {
+  return reinterpret_cast<Procedure>(dlsym(RTLD_NEXT, name));
+}
+
+}  // namespace
+
+extern "C" {
+
+// MPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+// recvcounts, rdispls, recvtype, comm, info, request, ierror).
+void mpi_alltoallv_init_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7, void* a8,
+                               void* a9, void* a10, void* a11, void* a12) {
+  using Procedure = void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*);
+  static const Procedure own = mpich_own<Procedure>("mpi_alltoallv_init_f08ts_");
+  mpix::intercept::InsideDropIn stepped_aside;
+  own(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+}
+
+// MPI_Neighbor_alltoallv_init: the same arguments.
+void mpi_neighbor_alltoallv_init_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7,
+                                        void* a8, void* a9, void* a10, void* a11, void* a12) {
+  using Procedure = void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*);
+  static const Procedure own = mpich_own<Procedure>("mpi_neighbor_alltoallv_init_f08ts_");
+  mpix::intercept::InsideDropIn stepped_aside;
+  own(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+}
+
+// MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+// recvtype, comm, info, request, ierror).
+void mpi_alltoall_init_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7, void* a8,
+                              void* a9, void* a10) {
+  using Procedure = void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*, void*);
+  static const Procedure own = mpich_own<Procedure>("mpi_alltoall_init_f08ts_");
+  mpix::intercept::InsideDropIn stepped_aside;
+  own(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+}
+
+}  // extern "C"
+
+#endif  // MPI_VERSION >= 4
