@@ -218,10 +218,10 @@ foreach(mode truncate mismatch null aliased)
 endforeach()
 
 # Fortran programs reach the drop-in through all three bindings: MPICH's
-# call the C MPI_Alltoallv, MPI_Neighbor_alltoallv, MPI_Alltoallv_init and
-# MPI_Start, Open MPI's call
-# their PMPI_ functions, so there the drop-in stands in for their entry
-# points. The served counts of both collectives prove it.
+# call the C MPI_Alltoallv and MPI_Neighbor_alltoallv (and, but for
+# mpi_f08, MPI_Start and the other request calls), Open MPI's call their
+# PMPI_ functions, so there the drop-in stands in for their entry points.
+# The served counts of both collectives prove it.
 if(MPI_Fortran_FOUND)
   foreach(binding use_mpi use_mpi_f08 mpif_h)
     add_executable(dropin_fortran_${binding} dropin/dropin_fortran.F90)
