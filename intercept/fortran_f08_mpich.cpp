@@ -32,6 +32,14 @@ Procedure mpich_own(const char* name) {
   return reinterpret_cast<Procedure>(dlsym(RTLD_NEXT, name));
 }
 
+// Runs MPICH's own procedure on the same arguments, the drop-in stepped
+// aside for the call.
+template <class... Pointers>
+void run_stepped_aside(void (*own)(Pointers...), Pointers... arguments) {
+  mpix::intercept::InsideDropIn stepped_aside;
+  own(arguments...);
+}
+
 }  // namespace
 
 extern "C" {
@@ -40,29 +48,24 @@ extern "C" {
 // recvcounts, rdispls, recvtype, comm, info, request, ierror).
 void mpi_alltoallv_init_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7, void* a8,
                                void* a9, void* a10, void* a11, void* a12) {
-  using Procedure = void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*);
-  static const Procedure own = mpich_own<Procedure>("mpi_alltoallv_init_f08ts_");
-  mpix::intercept::InsideDropIn stepped_aside;
-  own(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+  static const auto own = mpich_own<decltype(&mpi_alltoallv_init_f08ts_)>("mpi_alltoallv_init_f08ts_");
+  run_stepped_aside(own, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 
 // MPI_Neighbor_alltoallv_init: the same arguments.
 void mpi_neighbor_alltoallv_init_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7,
                                         void* a8, void* a9, void* a10, void* a11, void* a12) {
-  using Procedure = void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*, void*);
-  static const Procedure own = mpich_own<Procedure>("mpi_neighbor_alltoallv_init_f08ts_");
-  mpix::intercept::InsideDropIn stepped_aside;
-  own(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+  static const auto own =
+      mpich_own<decltype(&mpi_neighbor_alltoallv_init_f08ts_)>("mpi_neighbor_alltoallv_init_f08ts_");
+  run_stepped_aside(own, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 }
 
 // MPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
 // recvtype, comm, info, request, ierror).
 void mpi_alltoall_init_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7, void* a8,
                               void* a9, void* a10) {
-  using Procedure = void (*)(void*, void*, void*, void*, void*, void*, void*, void*, void*, void*);
-  static const Procedure own = mpich_own<Procedure>("mpi_alltoall_init_f08ts_");
-  mpix::intercept::InsideDropIn stepped_aside;
-  own(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+  static const auto own = mpich_own<decltype(&mpi_alltoall_init_f08ts_)>("mpi_alltoall_init_f08ts_");
+  run_stepped_aside(own, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
 }
 
 }  // extern "C"

@@ -486,7 +486,7 @@ MPIX_Comm* ServedExchanges::library_comm_for_persistent(long& rent_starts) {
   std::int64_t price[2] = {static_cast<std::int64_t>(1e3 * search.periods),
                            -static_cast<std::int64_t>(1e6 * search.gain)};
   if (PMPI_Allreduce(MPI_IN_PLACE, price, 2, MPI_INT64_T, MPI_MAX, errors_return_comm_) != MPI_SUCCESS) {
-    rent_starts = LONG_MAX;  // agreed: the MPI failed on every rank's Allreduce alike or reports it
+    rent_starts = LONG_MAX;  // no price agreed: the MPI's own request, for good
     return xcomm_;
   }
   const double price_periods = admission_price_us(1e-3 * static_cast<double>(price[0]), 0, 1, tournament_rule_,
