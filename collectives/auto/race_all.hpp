@@ -66,15 +66,28 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
   }
 
  private:
-  // Why auto leaves out a row that could run these arguments, or nothing.
-  // Aggregation across nodes on a single node is point-to-point between
-  // the node's ranks, as MPI's own call is, and its set-up (datatypes,
-  // first messages) would cost a trial that cannot win. A request that
-  // forces it still runs it.
-  static std::optional<std::string> not_worth_racing(const Row& row, const Args& args) {
-    if (row.has(capability::node_aggregation) && args.comm->num_nodes() == 1)
-      return std::string("one node: no block leaves it, so there is nothing to aggregate");
-    return std::nullopt;
+  // Aggregation across nodes, on a single node, is point-to-point between
+  // the node's ranks, all blocks at once. Where a candidate over the node
+  // channel runs too, that one moves the same blocks through shared memory
+  // at a copy each, and aggregation's trial (new datatypes, first messages)
+  // could not win. Without the channel (turned off, excluded, refused: a
+  // simulator, for one) it races: it can beat an MPI whose own call sends
+  // large blocks in pairwise steps. Decided on the agreed eligibility, so
+  // every rank leaves out the same rows. A request that forces it still
+  // runs it.
+  static void leave_out_aggregation_beside_channel(const std::vector<const Row*>& rows, const Args& args,
+                                                   Selection& selection) {
+    if (args.comm->num_nodes() != 1) return;
+    bool channel_runs = false;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      channel_runs |= selection.predictions[i].eligible && rows[i]->has(capability::node_channel);
+    if (!channel_runs) return;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (selection.predictions[i].eligible && rows[i]->has(capability::node_aggregation)) {
+        selection.predictions[i].eligible = false;
+        selection.predictions[i].why_not =
+            "one node, where the node channel runs: no block leaves it, so there is nothing to aggregate";
+      }
   }
 
   // Whether the family's MPIX_<FAMILY>_EXCLUDE names the row (the names
@@ -110,7 +123,6 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
     values[oversubscribed] = args.comm->oversubscribed() ? 1 : 0;
     for (std::size_t i = 0; i < n; ++i) {
       why[i] = refusal(*rows[i], args);
-      if (!why[i]) why[i] = not_worth_racing(*rows[i], args);
       if (!why[i] && is_excluded(*rows[i], args)) why[i] = std::string("excluded by ") + family.exclude_variable;
       values[fields + i] = why[i] ? 1 : 0;
     }
@@ -134,6 +146,7 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
       p.mechanism = rows[i]->mechanism();
       if (p.eligible && rows[i]->has(capability::mpi_baseline)) baseline = static_cast<int>(i);
     }
+    leave_out_aggregation_beside_channel(rows, args, selection);
     if (baseline < 0)
       throw Error(MPI_ERR_INTERN, std::string("auto: MPI's own ") + family.title + " call cannot run these arguments");
     selection.chosen = baseline;
