@@ -14,7 +14,9 @@
  * 250 and 1000 calls, which is what a pattern's admission must repay).
  * With --form persistent each size's exchange is MPI-4's persistent form
  * (MPI_Alltoallv_init, ...: made once per size, before its warm-up), and
- * each call is MPI_Start then MPI_Wait.
+ * each call is MPI_Start then MPI_Wait. With --memory mpi the buffers come
+ * from MPI_Alloc_mem (which an RMA-minded code uses for its windows), not
+ * from the heap.
  * Run it plain and under LD_PRELOAD=libmpixrma_intercept.so
  * (benchmarks/dropin.py alternates the launches) and compare.
  *
@@ -56,6 +58,9 @@ int main(int argc, char **argv) {
     const int persistent = !strcmp(o.form, "persistent");
     if (!persistent && strcmp(o.form, "blocking"))
         dropin_usage_error(rank, "bench_dropin", "--form takes blocking or persistent", NULL);
+    const int mpi_memory = !strcmp(o.memory, "mpi");
+    if (!mpi_memory && strcmp(o.memory, "heap"))
+        dropin_usage_error(rank, "bench_dropin", "--memory takes heap or mpi", NULL);
 #if MPI_VERSION < 4
     if (persistent)
         dropin_usage_error(rank, "bench_dropin", "--form persistent needs MPI-4's persistent collectives", NULL);
@@ -76,7 +81,13 @@ int main(int argc, char **argv) {
         const long bytes = atol(item);
         if (bytes < 1) continue;
         for (int i = 0; i < p; ++i) counts[i] = (int)bytes, displs[i] = (int)(i * bytes);
-        unsigned char *send = malloc(bytes * peers), *recv = malloc(bytes * peers);
+        unsigned char *send = NULL, *recv = NULL;
+        if (mpi_memory) {
+            MPI_Alloc_mem(bytes * peers, MPI_INFO_NULL, &send);
+            MPI_Alloc_mem(bytes * peers, MPI_INFO_NULL, &recv);
+        } else {
+            send = malloc(bytes * peers), recv = malloc(bytes * peers);
+        }
         /* Written, as OSU's set_buffer and any application write theirs:
          * a buffer the process never wrote is reached by MPI's kernel
          * copies (CMA) only, and on a virtual machine with shadow page
@@ -164,7 +175,10 @@ int main(int argc, char **argv) {
             if (rank == 0) printf("bench_dropin: %8ld B per peer: %10.2f us per call\n", bytes, t * 1e6);
         }
         if (persistent) MPI_Request_free(&request);
-        free(send), free(recv);
+        if (mpi_memory)
+            MPI_Free_mem(send), MPI_Free_mem(recv);
+        else
+            free(send), free(recv);
     }
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0) printf("bench_dropin: %s\n", failed ? "WRONG DATA" : "data ok");

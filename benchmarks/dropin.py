@@ -49,6 +49,8 @@ def parse_args():
                    help="bench_dropin: which call the program loops")
     p.add_argument("--form", default="blocking", choices=["blocking", "persistent"],
                    help="bench_dropin: the call itself, or MPI-4's persistent form (MPICH) started and waited on")
+    p.add_argument("--memory", default="heap", choices=["heap", "mpi"],
+                   help="bench_dropin: buffers from the heap, or from MPI_Alloc_mem")
     p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
     p.add_argument("--pass-through", action="store_true",
                    help="a third variant, preloaded with MPIX_INTERCEPT=off (every call straight to PMPI_), "
@@ -76,7 +78,8 @@ def main():
         cmd = shlex.split(args.mpiexec) + ["-n", str(args.ranks), args.bench, "--sizes", sizes, "--loop", loop,
                                            "--csv", csv_path]
         cmd += ["--collective", args.collective] if args.collective != "alltoallv" else []
-        return cmd + (["--form", args.form] if args.form != "blocking" else [])
+        cmd += ["--form", args.form] if args.form != "blocking" else []
+        return cmd + (["--memory", args.memory] if args.memory != "heap" else [])
 
     with tempfile.TemporaryDirectory() as tmp:
         sweeps = args.sizes.split(",") if args.size_per_launch else [args.sizes]

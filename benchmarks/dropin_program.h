@@ -1,6 +1,6 @@
 /* What the drop-in benchmarks' unmodified MPI programs (bench_dropin.c,
  * bench_fftw_dropin.c) share: their command line (--sizes, --loop,
- * --repeats, --csv, and bench_dropin's --collective and --form, as
+ * --repeats, --csv, and bench_dropin's --collective, --form and --memory, as
  * benchmarks/dropin.py
  * passes them), the CSV rank 0
  * writes (bytes_per_peer,seconds) and the median of the repeats. Plain C,
@@ -18,6 +18,7 @@ struct dropin_options {
     const char *loop;
     const char *collective; /* bench_dropin: alltoallv, alltoall or neighbor */
     const char *form;       /* bench_dropin: blocking or persistent (MPI-4's *_init) */
+    const char *memory;     /* bench_dropin: heap (malloc) or mpi (MPI_Alloc_mem) */
     int repeats;       /* 1..100 */
     FILE *csv;         /* rank 0's, when --csv was given */
 };
@@ -38,14 +39,15 @@ static struct dropin_options dropin_parse(int argc, char **argv, const char *pro
                                           const char *loop) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    struct dropin_options o = {sizes, loop, "alltoallv", "blocking", 5, NULL};
+    struct dropin_options o = {sizes, loop, "alltoallv", "blocking", "heap", 5, NULL};
     const char *csv_path = NULL;
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             if (rank == 0)
                 printf("usage: %s [--sizes BYTES,...] [--loop NAME] [--collective alltoallv|alltoall|neighbor] "
-                       "[--form blocking|persistent] [--repeats 1..100] [--csv FILE]\n"
-                       "defaults: --sizes %s --loop %s --collective alltoallv --form blocking --repeats 5\n",
+                       "[--form blocking|persistent] [--memory heap|mpi] [--repeats 1..100] [--csv FILE]\n"
+                       "defaults: --sizes %s --loop %s --collective alltoallv --form blocking --memory heap "
+                       "--repeats 5\n",
                        program, sizes, loop);
             MPI_Finalize();
             exit(0);
@@ -55,6 +57,7 @@ static struct dropin_options dropin_parse(int argc, char **argv, const char *pro
         else if (!strcmp(argv[i], "--loop")) o.loop = argv[i + 1];
         else if (!strcmp(argv[i], "--collective")) o.collective = argv[i + 1];
         else if (!strcmp(argv[i], "--form")) o.form = argv[i + 1];
+        else if (!strcmp(argv[i], "--memory")) o.memory = argv[i + 1];
         else if (!strcmp(argv[i], "--repeats")) o.repeats = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--csv")) csv_path = argv[i + 1];
         else dropin_usage_error(rank, program, "unknown option", argv[i]);

@@ -137,6 +137,12 @@ if(TARGET bench_dropin)
     # (the warning on stderr and the result on stdout arrive in either order)
     PASS "different MPIX_INTERCEPT\\* settings.*bench_dropin: data ok|bench_dropin: data ok.*different MPIX_INTERCEPT\\* settings"
     FAIL "[1-9][0-9]* served|WRONG")
+  # Buffers from MPI_Alloc_mem, served: the data of every call is checked.
+  mpix_add_test(tool.bench_dropin_mpi_memory TARGET bench_dropin RANKS 2
+    ARGS --memory mpi --loop application --sizes 4096,65536 --repeats 1
+    ENVIRONMENT "LD_PRELOAD=${dropin_preload}" MPIX_VERBOSE=1 ${dropin_admit_at_once}
+    PASS "MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served.*bench_dropin: data ok|bench_dropin: data ok.*MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served"
+    FAIL "WRONG")
   mpix_add_tool_test(bench_dropin_missing_value "bench_dropin: option needs a value: --repeats" 2
     $<TARGET_FILE:bench_dropin> --sizes 8 --repeats EXIT 2)
 endif()
