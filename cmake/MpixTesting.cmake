@@ -11,54 +11,7 @@ set(MPIX_TEST_ENV
 set(MPIX_TEST_ENV_NO_LEAK_CHECK
   "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/tests/lsan.supp;ASAN_OPTIONS=detect_leaks=0")
 
-# mpix_registered_algorithms(<out> [FAMILY <family>] [WITH capability...] [WITHOUT capability...])
-# The registered algorithms of a collective family (alltoallv, the default,
-# or any other row of collectives/families.def: collectives/<family>/
-# registry.def, in its order)
-# that have every capability after WITH and none after WITHOUT. Tests
-# choose algorithms by capability, never by name.
-function(mpix_registered_algorithms out)
-  cmake_parse_arguments(R "" "FAMILY" "WITH;WITHOUT" ${ARGN})
-  if(NOT R_FAMILY)
-    set(R_FAMILY alltoallv)
-  endif()
-  set(macro MPIX_ALGORITHM)
-  # Its rows, with those of the files it includes in their place.
-  file(STRINGS ${PROJECT_SOURCE_DIR}/collectives/${R_FAMILY}/registry.def lines REGEX "^(${macro}\\(|#include )")
-  set(rows "")
-  foreach(line IN LISTS lines)
-    if(line MATCHES "^#include \"([^\"]+)\"")
-      file(STRINGS ${PROJECT_SOURCE_DIR}/${CMAKE_MATCH_1} included REGEX "^${macro}\\(")
-      list(APPEND rows ${included})
-    else()
-      list(APPEND rows "${line}")
-    endif()
-  endforeach()
-  set(chosen "")
-  foreach(row IN LISTS rows)
-    string(REGEX REPLACE "^${macro}\\(([a-z0-9_]+), *([a-z_ |]*)\\).*" "\\1;\\2" fields "${row}")
-    list(GET fields 0 id)
-    list(GET fields 1 capabilities)
-    string(REGEX REPLACE "_$" "" name "${id}")  # auto_: `auto` is a C++ keyword
-    string(REGEX REPLACE "^${R_FAMILY}_" "" name "${name}")  # a family's own rows among shared ones
-    string(REGEX REPLACE "[ |]+" ";" capabilities "${capabilities}")
-    set(keep TRUE)
-    foreach(c IN LISTS R_WITH)
-      if(NOT c IN_LIST capabilities)
-        set(keep FALSE)
-      endif()
-    endforeach()
-    foreach(c IN LISTS R_WITHOUT)
-      if(c IN_LIST capabilities)
-        set(keep FALSE)
-      endif()
-    endforeach()
-    if(keep)
-      list(APPEND chosen ${name})
-    endif()
-  endforeach()
-  set(${out} ${chosen} PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/MpixRegisteredAlgorithms.cmake)
 
 # mpix_mpi_launch(<out> <ranks> [ENV_PER_RANK "VAR=value;..." ...] COMMAND <program> [args...])
 # The launcher command line that runs <program> on <ranks> ranks of the MPI

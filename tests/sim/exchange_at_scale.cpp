@@ -1,4 +1,5 @@
-// exchange_at_scale FAMILY NODE_SIZE [--blocks LIST] [--windows only|none]:
+// exchange_at_scale FAMILY NODE_SIZE [--blocks LIST] [--windows only|none] [--algorithm NAME]
+//                   [--pattern uniform|varied]:
 // the correctness suite of one family (alltoall or alltoallv) on a
 // simulated cluster (SimGrid SMPI, platforms/), at as many ranks as the job
 // has, with blocks of each size in LIST (ints, comma-separated; 1,64
@@ -7,7 +8,10 @@
 // --windows none all others: at 256 ranks the simulator takes tens of
 // seconds for one request of a window algorithm, and pscw more than twenty
 // minutes (every put is an event of its own), so the two halves are
-// registered apart (tests/sim/CMakeLists.txt).
+// registered apart (tests/sim/CMakeLists.txt). --algorithm runs just the
+// registered algorithm of that name (one test each), --pattern just one of
+// Alltoallv's two patterns (uniform blocks, or blocks that differ per pair,
+// some empty; Alltoall has only the first).
 //
 // Checked, each failure a line with WRONG:
 //  - every rank has its own copy of the library (SMPI privatization): the
@@ -24,6 +28,7 @@
 #include <mpi.h>
 #include <mpix/mpix.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -155,8 +160,10 @@ int main(int argc, char** argv) {
   // The library raises its errors on the user's communicator: returned
   // here, so that a refusal is a code to check.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  const char* usage = "usage: exchange_at_scale alltoall|alltoallv NODE_SIZE [--blocks LIST] [--windows only|none]\n";
-  std::string block_list = "1,64", windows = "all";
+  const char* usage =
+      "usage: exchange_at_scale alltoall|alltoallv NODE_SIZE [--blocks LIST] [--windows only|none] "
+      "[--algorithm NAME] [--pattern uniform|varied]\n";
+  std::string block_list = "1,64", windows = "all", only_algorithm, only_pattern;
   bool usage_error = argc < 3 || argc % 2 == 0;
   for (int a = 3; a + 1 < argc && !usage_error; a += 2) {
     const std::string option = argv[a], value = argv[a + 1];
@@ -164,6 +171,10 @@ int main(int argc, char** argv) {
       block_list = value;
     else if (option == "--windows" && (value == "only" || value == "none"))
       windows = value;
+    else if (option == "--algorithm")
+      only_algorithm = value;
+    else if (option == "--pattern" && (value == "uniform" || value == "varied"))
+      only_pattern = value;
     else
       usage_error = true;
   }
@@ -226,8 +237,16 @@ int main(int argc, char** argv) {
   int count = 0;
   family->algorithm_count(&count);
   int ran = 0, refused = 0;
-  const std::vector<std::string> patterns =
+  std::vector<std::string> patterns =
       family->name == "alltoall" ? std::vector<std::string>{"uniform"} : std::vector<std::string>{"uniform", "varied"};
+  if (!only_pattern.empty()) {
+    if (std::find(patterns.begin(), patterns.end(), only_pattern) == patterns.end()) {
+      if (rank == 0) std::fprintf(stderr, "exchange_at_scale: %s has no pattern '%s'\n", argv[1], only_pattern.c_str());
+      MPI_Finalize();
+      return 2;
+    }
+    patterns.assign(1, only_pattern);
+  }
   for (int i = 0; i < count; ++i) {
     const char* name = nullptr;
     const char* description = nullptr;
@@ -235,6 +254,7 @@ int main(int argc, char** argv) {
     family->algorithm(i, &name, &description, &capabilities);
     const bool over_windows = (capabilities & MPIX_ALGORITHM_WINDOW) != 0;
     if ((windows == "only" && !over_windows) || (windows == "none" && over_windows)) continue;
+    if (!only_algorithm.empty() && only_algorithm != name) continue;
     for (const std::string& pattern : patterns)
       for (int block : blocks) {
         const std::string chosen = run_one(*family, xcomm, name, capabilities, pattern, block);
