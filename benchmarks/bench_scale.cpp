@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/blocks/node_aggregated.hpp"
+#include "collectives/alltoall/node_aggregated.hpp"
 #include "src/mpi_implementation.hpp"
 #include "tools/command_line.hpp"
 

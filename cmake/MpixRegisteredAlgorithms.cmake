@@ -9,7 +9,7 @@ function(mpix_registered_algorithms out)
   if(NOT R_FAMILY)
     set(R_FAMILY alltoallv)
   endif()
-  set(macro MPIX_ALGORITHM)
+  set(macro "MPIX_(SHARED_)?ALGORITHM")  # a family's own rows, and those several list
   # Its rows, with those of the files it includes in their place.
   file(STRINGS ${PROJECT_SOURCE_DIR}/collectives/${R_FAMILY}/registry.def lines REGEX "^(${macro}\\(|#include )")
   set(rows "")
@@ -23,11 +23,10 @@ function(mpix_registered_algorithms out)
   endforeach()
   set(chosen "")
   foreach(row IN LISTS rows)
-    string(REGEX REPLACE "^${macro}\\(([a-z0-9_]+), *([a-z_ |]*)\\).*" "\\1;\\2" fields "${row}")
+    string(REGEX REPLACE "^${macro}\\(([a-z0-9_]+), *([a-z_ |]*)\\).*" "\\2;\\3" fields "${row}")
     list(GET fields 0 id)
     list(GET fields 1 capabilities)
     string(REGEX REPLACE "_$" "" name "${id}")  # auto_: `auto` is a C++ keyword
-    string(REGEX REPLACE "^${R_FAMILY}_" "" name "${name}")  # a family's own rows among shared ones
     string(REGEX REPLACE "[ |]+" ";" capabilities "${capabilities}")
     set(keep TRUE)
     foreach(c IN LISTS R_WITH)

@@ -5,12 +5,12 @@
 
 namespace mpix {
 
-namespace algorithms {
-extern const AlltoallvAlgorithm alltoall_auto{
+namespace alltoall_rows {
+extern const AlltoallvAlgorithm auto_{
     "auto",
     "a tournament timing the application's own iterations among the algorithms that can run, MPI_Alltoall "
     "first",
     runs_any_arguments, make_operation<RaceAll<alltoall_family>>};
-}  // namespace algorithms
+}  // namespace alltoall_rows
 
 }  // namespace mpix

@@ -76,12 +76,12 @@ class AutoAlltoallv final : public AutoOperation<AlltoallvArgs> {
 
 }  // namespace
 
-namespace algorithms {
+namespace alltoallv_rows {
 extern const AlltoallvAlgorithm auto_{
     "auto",
     "the selector: lowest predicted T_init + N*T_iter as the prior, then a tournament timing the application's "
     "own iterations",
     runs_any_arguments, make_operation<AutoAlltoallv>};
-}  // namespace algorithms
+}  // namespace alltoallv_rows
 
 }  // namespace mpix

@@ -97,7 +97,7 @@ std::unique_ptr<PersistentOperation> make_channel(const AlltoallvArgs& args) {
 
 }  // namespace
 
-namespace algorithms {
+namespace block_rows {
 extern const AlltoallvAlgorithm channel{
     "channel",
     "barrier-free: on-node blocks through the node channel's rings (copy-in/copy-out; from MPIX_Alloc_mem send "
@@ -108,6 +108,6 @@ extern const AlltoallvAlgorithm channel_cma{
     "channel, with on-node blocks in heap memory from MPIX_CHANNEL_CMA_BYTES up pulled by the receiver in one CMA "
     "copy (staged where CMA is not permitted)",
     NodeExchange::unsupported, make_channel<HeapBlocks::pulled>};
-}  // namespace algorithms
+}  // namespace block_rows
 
 }  // namespace mpix

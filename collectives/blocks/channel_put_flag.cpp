@@ -205,12 +205,12 @@ class ChannelPutFlagAlltoallv final : public PersistentOperation {
 
 }  // namespace
 
-namespace algorithms {
+namespace block_rows {
 extern const AlltoallvAlgorithm channel_put_flag{
     "channel_put_flag",
     "barrier-free, hierarchical: on-node blocks through the node channel, off-node blocks put into the target's "
     "receive buffer, each followed by its flag once complete there",
     NodeExchange::unsupported, make_operation<ChannelPutFlagAlltoallv>};
-}  // namespace algorithms
+}  // namespace block_rows
 
 }  // namespace mpix

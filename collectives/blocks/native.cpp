@@ -24,10 +24,10 @@ void call_mpi(const AlltoallvArgs& args) {
 
 }  // namespace
 
-namespace algorithms {
+namespace block_rows {
 extern const AlltoallvAlgorithm native{
     "native", "MPI_Alltoallv (MPI_Alltoall for uniform blocks) called in every Start (the non-persistent baseline)",
     runs_any_arguments, make_operation<BlockingMpiCall<AlltoallvArgs, call_mpi>>};
-}  // namespace algorithms
+}  // namespace block_rows
 
 }  // namespace mpix

@@ -38,12 +38,12 @@ std::optional<std::string> without_persistent_call(const AlltoallvArgs& args) {
 
 }  // namespace
 
-namespace algorithms {
+namespace block_rows {
 extern const AlltoallvAlgorithm native_persistent{
     "native_persistent",
     "MPI_Alltoallv_init (MPI_Alltoall_init for uniform blocks) once, MPI_Start/MPI_Wait per iteration (MPI-4 "
     "persistent collective)",
     without_persistent_call, make_operation<PersistentMpiCall<AlltoallvArgs, init_mpi>>};
-}  // namespace algorithms
+}  // namespace block_rows
 
 }  // namespace mpix

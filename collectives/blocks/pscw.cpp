@@ -51,10 +51,10 @@ class PscwAlltoallv final : public RmaAlltoallv {
 
 }  // namespace
 
-namespace algorithms {
+namespace block_rows {
 extern const AlltoallvAlgorithm pscw{
     "pscw", "beyond the paper: post/start/complete/wait with the ranks it exchanges data with only; direct on-node copies",
     runs_any_arguments, make_rma_alltoallv<PscwAlltoallv, RmaAlltoallv::Path::direct_on_node>};
-}  // namespace algorithms
+}  // namespace block_rows
 
 }  // namespace mpix

@@ -5,12 +5,12 @@
 
 namespace mpix {
 
-namespace neighbor_algorithms {
+namespace neighbor_alltoallv_rows {
 extern const NeighborAlgorithm auto_{
     "auto",
     "a tournament timing the application's own iterations among the algorithms that can run, MPI's own call "
     "first",
     runs_any_arguments, make_operation<RaceAll<neighbor_alltoallv_family>>};
-}  // namespace neighbor_algorithms
+}  // namespace neighbor_alltoallv_rows
 
 }  // namespace mpix

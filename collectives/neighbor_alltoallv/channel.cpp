@@ -266,12 +266,12 @@ std::optional<std::string> without_node_channel(const NeighborArgs& args) {
 
 }  // namespace
 
-namespace neighbor_algorithms {
+namespace neighbor_alltoallv_rows {
 extern const NeighborAlgorithm channel{
     "channel",
     "barrier-free: edges on the node through the node channel's rings (copy-in/copy-out), edges off the node by "
     "persistent point-to-point, self-loops copied",
     without_node_channel, make_operation<ChannelNeighborAlltoallv>};
-}  // namespace neighbor_algorithms
+}  // namespace neighbor_alltoallv_rows
 
 }  // namespace mpix

@@ -18,10 +18,10 @@ void call_mpi(const NeighborArgs& args) {
 
 }  // namespace
 
-namespace neighbor_algorithms {
+namespace neighbor_alltoallv_rows {
 extern const NeighborAlgorithm native{"native",
                                       "MPI_Neighbor_alltoallv called in every Start (the non-persistent baseline)",
                                       runs_any_arguments, make_operation<BlockingMpiCall<NeighborArgs, call_mpi>>};
-}  // namespace neighbor_algorithms
+}  // namespace neighbor_alltoallv_rows
 
 }  // namespace mpix

@@ -25,11 +25,11 @@ std::optional<std::string> without_persistent_neighbor_alltoallv(const NeighborA
 
 }  // namespace
 
-namespace neighbor_algorithms {
+namespace neighbor_alltoallv_rows {
 extern const NeighborAlgorithm native_persistent{
     "native_persistent",
     "MPI_Neighbor_alltoallv_init once, MPI_Start/MPI_Wait per iteration (MPI-4 persistent collective)",
     without_persistent_neighbor_alltoallv, make_operation<PersistentMpiCall<NeighborArgs, init_mpi>>};
-}  // namespace neighbor_algorithms
+}  // namespace neighbor_alltoallv_rows
 
 }  // namespace mpix

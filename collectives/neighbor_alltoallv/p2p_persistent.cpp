@@ -31,10 +31,10 @@ class P2pPersistentNeighborAlltoallv final : public PersistentOperation {
 
 }  // namespace
 
-namespace neighbor_algorithms {
+namespace neighbor_alltoallv_rows {
 extern const NeighborAlgorithm p2p_persistent{
     "p2p_persistent", "MPI_Recv_init/MPI_Send_init per edge once, MPI_Startall/MPI_Waitall per iteration",
     runs_any_arguments, make_operation<P2pPersistentNeighborAlltoallv>};
-}  // namespace neighbor_algorithms
+}  // namespace neighbor_alltoallv_rows
 
 }  // namespace mpix

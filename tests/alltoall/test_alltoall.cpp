@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "collectives/alltoall/family.hpp"
-#include "collectives/blocks/node_aggregated.hpp"
+#include "collectives/alltoall/node_aggregated.hpp"
 #include "tests/mpi_test.hpp"
 
 using namespace mpix_test;

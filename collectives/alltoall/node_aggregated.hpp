@@ -1,5 +1,5 @@
 // How many messages this process's node-aggregated exchanges sent to ranks
-// on other nodes (collectives/blocks/node_aggregated.cpp), since it began:
+// on other nodes (collectives/alltoall/node_aggregated.cpp), since it began:
 // what aggregation is for, counted where it happens, for tests and
 // MPIX_VERBOSE.
 #pragma once

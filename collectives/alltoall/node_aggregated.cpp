@@ -29,7 +29,7 @@
 // between Starts. With MPI_IN_PLACE the send blocks are copied aside at
 // Start (an arriving block could overwrite one before it leaves), as MPI's
 // own implementations do.
-#include "collectives/blocks/node_aggregated.hpp"
+#include "collectives/alltoall/node_aggregated.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -359,12 +359,12 @@ class NodeAggregated final : public PersistentOperation {
 
 std::uint64_t node_aggregated_off_node_messages() { return off_node_messages.load(std::memory_order_relaxed); }
 
-namespace algorithms {
+namespace alltoall_rows {
 extern const AlltoallvAlgorithm node_aggregated{
     "node_aggregated",
     "node-aware aggregation, one leader per node: a node's blocks for each other node travel as one message "
     "between leaders (gathered up and scattered down through datatypes)",
     runs_any_arguments, make_operation<NodeAggregated>};
-}  // namespace algorithms
+}  // namespace alltoall_rows
 
 }  // namespace mpix
