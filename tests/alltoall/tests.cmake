@@ -13,7 +13,7 @@ mpix_add_test(alltoall.auto_one_node TARGET alltoall RANKS 2 ENVIRONMENT MPIX_VE
   PASS "cannot run \\(one node, where the node channel runs: no block leaves it" FAIL "FAILED")
 mpix_add_test(alltoall.auto_one_node_channel_off TARGET alltoall RANKS 2
   ENVIRONMENT MPIX_VERBOSE=1 MPIX_CHANNEL=off
-  ARGS --gtest_filter=Registry/Alltoall.MatchesMpiAlltoall/auto
+  ARGS --gtest_filter=Registry/Alltoall.MatchesMpiAlltoall/auto --gtest_color=no
   PASS "\\[  PASSED  \\] 1 test" FAIL "FAILED|nothing to aggregate")
 # The caller's period of MPI's call stands for it only with eager-sized
 # blocks; from 32 KiB MPI's call is raced (the listing says which).
