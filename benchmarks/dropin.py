@@ -119,7 +119,9 @@ def main():
     for loop in loops:
         # The prefix loop's rows are call counts of its last size.
         sizes = sorted({size for row_loop, size, _ in times if row_loop == loop})
-        print(f"\n# {args.ranks} ranks, {os.path.basename(args.bench)} --loop {loop}, heap buffers; medians over "
+        buffers = "MPI_Alloc_mem buffers" if args.memory == "mpi" else "heap buffers"
+        form = ", MPI-4 persistent form" if args.form == "persistent" else ""
+        print(f"\n# {args.ranks} ranks, {os.path.basename(args.bench)} --loop {loop}, {buffers}{form}; medians over "
               f"{args.launches} launches (min..max); ratio: median of the launches' preloaded / plain (min..max)")
         off_header = f" {'off us':>26} {'off / plain':>22}" if args.pass_through else ""
         first = f"first {args.prefix_sizes.split(',')[-1]} B" if loop == "prefix" else "bytes/peer"
