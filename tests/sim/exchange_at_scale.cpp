@@ -5,13 +5,14 @@
 // has, with blocks of each size in LIST (ints, comma-separated; 1,64
 // unless given: one block within every algorithm's eager size, one above
 // several). --windows only runs just the algorithms over MPI windows,
-// --windows none all others: at 256 ranks the simulator takes tens of
-// seconds for one request of a window algorithm, and pscw more than twenty
-// minutes (every put is an event of its own), so the two halves are
-// registered apart (tests/sim/CMakeLists.txt). --algorithm runs just the
-// registered algorithm of that name (one test each), --pattern just one of
-// Alltoallv's two patterns (uniform blocks, or blocks that differ per pair,
-// some empty; Alltoall has only the first).
+// --windows none all others, --algorithm just the registered algorithm
+// of that name: at 256 ranks the simulator takes about 30 s for one
+// request of a window algorithm, and pscw more than fifteen minutes (every
+// put is an event of its own), so CMake registers all the others in one
+// job and each window algorithm in a job of its own
+// (tests/sim/CMakeLists.txt). --pattern runs just one of Alltoallv's two
+// patterns (uniform blocks, or blocks that differ per pair, some empty;
+// Alltoall has only the first).
 //
 // Checked, each failure a line with WRONG:
 //  - every rank has its own copy of the library (SMPI privatization): the
