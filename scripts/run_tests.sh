@@ -36,9 +36,8 @@ cd "$build"
 #   MPICH and Open MPI legs run them.
 exclude=()
 if [ "$mpi" = simgrid ]; then
-  # The window algorithms at 256 simulated ranks take the simulator tens
-  # of seconds a request, pscw over twenty minutes (tests/sim/CMakeLists.txt):
-  # run them with ctest -L sim_long.
+  # pscw at 256 simulated ranks takes the simulator over fifteen minutes a
+  # request (tests/sim/CMakeLists.txt): run it with ctest -L sim_long.
   exclude=(-LE sim_long)
 elif [ "$all_ranks" = yes ]; then
   exclude=()

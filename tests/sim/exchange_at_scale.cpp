@@ -1,16 +1,15 @@
-// exchange_at_scale FAMILY NODE_SIZE [--blocks LIST] [--windows only|none] [--algorithm NAME]
+// exchange_at_scale FAMILY NODE_SIZE [--blocks LIST] [--windows none] [--algorithm NAME]
 //                   [--pattern uniform|varied]:
 // the correctness suite of one family (alltoall or alltoallv) on a
 // simulated cluster (SimGrid SMPI, platforms/), at as many ranks as the job
 // has, with blocks of each size in LIST (ints, comma-separated; 1,64
 // unless given: one block within every algorithm's eager size, one above
-// several). --windows only runs just the algorithms over MPI windows,
-// --windows none all others, --algorithm just the registered algorithm
-// of that name: at 256 ranks the simulator takes about 30 s for one
-// request of a window algorithm, and pscw more than fifteen minutes (every
-// put is an event of its own), so CMake registers all the others in one
-// job and each window algorithm in a job of its own
-// (tests/sim/CMakeLists.txt). --pattern runs just one of Alltoallv's two
+// several). --windows none runs all but the algorithms over MPI windows,
+// --algorithm just the registered algorithm of that name: at 256 ranks
+// the simulator takes about 30 s for one request of a window algorithm,
+// and pscw more than fifteen minutes (every put is an event of its own),
+// so CMake registers all the others in one job and each window algorithm
+// in a job of its own (tests/sim/CMakeLists.txt). --pattern runs just one of Alltoallv's two
 // patterns (uniform blocks, or blocks that differ per pair, some empty;
 // Alltoall has only the first).
 //
@@ -162,7 +161,7 @@ int main(int argc, char** argv) {
   // here, so that a refusal is a code to check.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   const char* usage =
-      "usage: exchange_at_scale alltoall|alltoallv NODE_SIZE [--blocks LIST] [--windows only|none] "
+      "usage: exchange_at_scale alltoall|alltoallv NODE_SIZE [--blocks LIST] [--windows none] "
       "[--algorithm NAME] [--pattern uniform|varied]\n";
   std::string block_list = "1,64", windows = "all", only_algorithm, only_pattern;
   bool usage_error = argc < 3 || argc % 2 == 0;
@@ -170,7 +169,7 @@ int main(int argc, char** argv) {
     const std::string option = argv[a], value = argv[a + 1];
     if (option == "--blocks")
       block_list = value;
-    else if (option == "--windows" && (value == "only" || value == "none"))
+    else if (option == "--windows" && value == "none")
       windows = value;
     else if (option == "--algorithm")
       only_algorithm = value;
@@ -254,7 +253,7 @@ int main(int argc, char** argv) {
     int capabilities = 0;
     family->algorithm(i, &name, &description, &capabilities);
     const bool over_windows = (capabilities & MPIX_ALGORITHM_WINDOW) != 0;
-    if ((windows == "only" && !over_windows) || (windows == "none" && over_windows)) continue;
+    if (windows == "none" && over_windows) continue;
     if (!only_algorithm.empty() && only_algorithm != name) continue;
     for (const std::string& pattern : patterns)
       for (int block : blocks) {
