@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <mutex>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "intercept/inside_drop_in.hpp"
 #include "intercept/served_exchanges.hpp"
@@ -72,16 +74,24 @@ void report(ServedExchanges* s) {
   char name[MPI_MAX_OBJECT_NAME] = "";
   int length = 0;
   PMPI_Comm_get_name(s->comm(), name, &length);
+  // Per pattern: the first few, then how many more.
+  std::string uses;
+  const std::vector<ServedExchanges::PatternUse> per_pattern = s->pattern_uses();
+  constexpr std::size_t shown = 8;
+  for (std::size_t i = 0; i < per_pattern.size() && i < shown; ++i)
+    uses += (i ? ", " : "") + std::to_string(per_pattern[i].served) + "/" + std::to_string(per_pattern[i].agreements);
+  if (per_pattern.size() > shown) uses += " and " + std::to_string(per_pattern.size() - shown) + " more";
   std::fprintf(stderr,
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
                "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
-               "check, %s); one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
-               "node-channel rings made %ld, persistent requests %ld (%ld searched, the rest on MPI's own), "
-               "uniform patterns as Alltoall %ld\n",
+               "check, %s); per pattern, served calls/agreements: %s; one-time: set-up %.2f ms, admissions "
+               "%.2f ms, searches %ld (%.2f ms beyond MPI's calls), node-channel rings made %ld, persistent "
+               "requests %ld (%ld searched, the rest on MPI's own), uniform patterns as Alltoall %ld\n",
                name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
-               s->agreement_path(), 1e3 * c.setup_seconds, 1e3 * c.admission_seconds, c.searches,
-               1e3 * c.search_seconds, s->rings_made(), c.persistent, c.persistent_searched, c.as_alltoall);
+               s->agreement_path(), uses.empty() ? "none" : uses.c_str(), 1e3 * c.setup_seconds,
+               1e3 * c.admission_seconds, c.searches, 1e3 * c.search_seconds, s->rings_made(), c.persistent,
+               c.persistent_searched, c.as_alltoall);
 }
 
 // A communicator's attribute going away (MPI_Comm_free, MPI_Comm_delete_attr).

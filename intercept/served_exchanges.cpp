@@ -398,11 +398,13 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                            MPI_Datatype recvtype) {
   entry.last_used = counters_.calls;
+  ++entry.use.agreements;  // call() found it at an agreement
   if (entry.pass_through) {
     look_again_unless_serving();
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
   ++counters_.served;
+  ++entry.use.served;
   longest_gap_ = first_gap;
   const double begin = entry.settled ? 0 : MPI_Wtime();
   int rc = MPIX_Start_with_buffers(entry.request, sendbuf, recvbuf);
@@ -764,7 +766,15 @@ void ServedExchanges::look_again_after(long calls) {
   skip_until_ = counters_.calls + calls;
 }
 
+std::vector<ServedExchanges::PatternUse> ServedExchanges::pattern_uses() const {
+  std::vector<PatternUse> uses = left_uses_;
+  for (const Entry& e : entries_)
+    if (e.request != nullptr || e.pass_through) uses.push_back(e.use);
+  return uses;
+}
+
 void ServedExchanges::free_entry(Entry& e) {
+  if (e.request != nullptr || e.pass_through) left_uses_.push_back(e.use);
   if (e.request != nullptr) MPIX_Request_free(&e.request);
   e.request = nullptr;
   e.pass_through = false;

@@ -132,6 +132,16 @@ class ServedExchanges {
   // which every pattern shares, where the node has peers (share_rings).
   long rings_made() const;
   const Counters& counters() const { return counters_; }
+  // What one admitted pattern cost (for MPIX_VERBOSE): its calls served by
+  // its request, and the agreements at calls that found it in every rank's
+  // cache (every such call's, served or gone back to MPI).
+  struct PatternUse {
+    long served = 0;
+    long agreements = 0;
+  };
+  // Every pattern admitted so far, in the order they left the cache, then
+  // those still in it.
+  std::vector<PatternUse> pattern_uses() const;
   // Collective over the communicator, at an MPI-4 persistent init of this
   // collective: the library's communicator (made once, as for a served
   // call), if every rank has the drop-in on, the same settings and a slot
@@ -167,6 +177,7 @@ class ServedExchanges {
     bool as_alltoall = false;
     // Until it settles: its search so far (search_measured).
     SearchCost search;
+    PatternUse use;
   };
   // What every rank contributes to one agreement (the maximum over ranks):
   // the fields below, then per cache slot whether its pattern is not this
@@ -279,6 +290,7 @@ class ServedExchanges {
   std::array<SearchPrice, search_kinds> last_search_{};
   SearchPrice& last_search(SearchKind kind) { return last_search_[static_cast<std::size_t>(kind)]; }
   Counters counters_;
+  std::vector<PatternUse> left_uses_;  // the patterns that left the cache (free_entry)
 };
 
 }  // namespace mpix::intercept

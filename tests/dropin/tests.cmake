@@ -73,7 +73,7 @@ mpix_add_test(dropin.channel_segments TARGET dropin_checks RANKS 2 ENVIRONMENT $
 # the report names the path every served communicator's agreements took
 # (those never served agree through MPI only); where the communicator
 # spans nodes, the channel path says why not.
-set(agreements_through "'serve:[^']*' of [0-9]+ ranks, [^:]+: [0-9]+ calls, [0-9]+ served, [0-9]+ patterns \\([^)]*\\), [0-9]+ agreement misses, [0-9]+ agreements \\([0-9.]+ us each, ")
+set(agreements_through "'serve:[^']*' of [0-9]+ ranks, [^:]+: [0-9]+ calls, [0-9]+ served, [0-9]+ patterns \\([^)]*\\), [0-9]+ agreement misses, [0-9]+ agreements \\([0-9.]+ us each with their check, ")
 mpix_add_test(dropin.agreement_channel TARGET dropin_checks RANKS "2;3;4"
   ENVIRONMENT ${dropin_env} MPIX_INTERCEPT_AGREEMENT=channel
   PASS "${dropin_served}.*dropin_checks: ok|dropin_checks: ok.*${dropin_served}"
@@ -81,6 +81,11 @@ mpix_add_test(dropin.agreement_channel TARGET dropin_checks RANKS "2;3;4"
 mpix_add_test(dropin.agreement_mpi TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env} MPIX_INTERCEPT_AGREEMENT=mpi
   PASS "${dropin_served}.*dropin_checks: ok|dropin_checks: ok.*${dropin_served}"
   FAIL "${agreements_through}node channel|'pass:|WRONG")
+# The report gives each pattern's served calls and the agreements at the
+# calls that found it cached.
+mpix_add_test(dropin.pattern_uses TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env}
+  PASS "'serve:fixed' of 2 ranks, MPI_Alltoallv: [^\n]*per pattern, served calls/agreements: [1-9][0-9]*/[1-9][0-9]*"
+  FAIL "'serve:fixed'[^\n]*per pattern, served calls/agreements: (none|0/)|'pass:|WRONG")
 mpix_add_test(dropin.agreement_channel.node_size_1 TARGET dropin_checks RANKS 2
   ENVIRONMENT ${dropin_env} MPIX_INTERCEPT_AGREEMENT=channel MPIX_NODE_SIZE=1
   PASS "not the node channel: the communicator spans 2 nodes.*dropin_checks: ok|dropin_checks: ok.*not the node channel: the communicator spans 2 nodes"
