@@ -86,12 +86,13 @@ def auto_exclusions(args):
     return {"MPIX_ALLTOALL_EXCLUDE": args.auto_exclude, "MPIX_ALLTOALLV_EXCLUDE": args.auto_exclude}
 
 
-def run_point(args, machine, nodes, per_node, collective, selector, sizes, algorithms, iterations):
-    """One smpirun; returns (points, status)."""
+def run_point(args, machine, nodes, per_node, collective, selector, sizes, algorithms, iterations, clock_cost):
+    """One smpirun, with a clock read costing clock_cost simulated seconds
+    (None: SMPI's default); returns (points, status)."""
     xml, hosts = platform_files(machine, nodes, per_node, args.outdir)
     command = ["smpirun", "-platform", xml, "-hostfile", hosts, "--cfg=smpi/host-speed:1Gf",
                "--cfg=smpi/simulate-computation:no", "--cfg=smpi/test:%g" % TEST_POLL_S,
-               ] + selector_options(selector) + [
+               ] + ([] if clock_cost is None else ["--cfg=smpi/wtime:%g" % clock_cost]) + selector_options(selector) + [
                "--log=root.thr:critical",
                args.bench, "--collective", collective, "--bytes", ",".join(str(s) for s in sizes),
                "--algorithms", ",".join(algorithms), "--iterations", str(iterations),
@@ -114,9 +115,18 @@ def run_point(args, machine, nodes, per_node, collective, selector, sizes, algor
     for line in output.splitlines():
         if line.startswith("{"):
             point = json.loads(line)
-            point.update(machine=machine, selector=selector, real_s=round(time.time() - began, 1))
+            point.update(machine=machine, selector=selector, real_s=round(time.time() - began, 1),
+                         clock_cost=clock_cost)
             points.append(point)
     return points, status, " ".join(command)
+
+
+def clock_costs(args):
+    """The clock costs to launch each point with (--clock-costs), None for
+    SMPI's default."""
+    if not args.clock_costs:
+        return [None]
+    return [float(c) for c in args.clock_costs.split(",")]
 
 
 def human_bytes(n):
@@ -136,9 +146,32 @@ def sweep_command(args):
     return " ".join(sys.argv)
 
 
+def over_clock_costs(points):
+    """The points of each (point, selector, algorithm) as one: the mean of
+    their times over the launches' clock costs (--clock-costs), and what
+    auto ran in each. One clock cost: the points as they are."""
+    groups = {}
+    for p in points:
+        if "refused" in p or p.get("wrong", 0) != 0 or not p.get("agreed", True):
+            continue
+        key = (p["collective"], p["part"], p["ranks"], p["node_size"], p["block_bytes"], p["selector"],
+               p["algorithm"])
+        groups.setdefault(key, []).append(p)
+    merged = []
+    for ps in groups.values():
+        p = dict(ps[0])
+        for field in ("iteration_s", "settle_s", "init_s", "settle_iterations"):
+            p[field] = sum(q[field] for q in ps) / len(ps)
+        p["ran"] = "/".join(sorted({q["ran"] for q in ps}))
+        p["launches"] = len(ps)
+        merged.append(p)
+    return merged
+
+
 def write_report(args, points, launches):
     by_key = {}
-    for p in points:
+    merged = over_clock_costs(points)
+    for p in merged:
         if "refused" in p or p.get("wrong", 0) != 0 or not p.get("agreed", True):
             continue
         key = (p["collective"], p["part"], p["ranks"], p["node_size"], p["block_bytes"])
@@ -146,7 +179,12 @@ def write_report(args, points, launches):
     lines = ["# Benchmark 3: scale, on simulated clusters", "",
              "Written by `benchmarks/scale.py` on %s (git %s)." % (
                  datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), git_revision()),
-             "", "Command: `%s`" % sweep_command(args), "",
+             "", "Command: `%s`" % sweep_command(args), ""] + ([
+             "Every point is the mean over launches whose clock reads cost %s s of simulated time each "
+             "(smpi/wtime; --clock-costs): on one node the window algorithms' period takes one of two lengths, "
+             "and which one depends on offsets between ranks that small (docs/simulation.md). `auto`'s "
+             "choices in those launches are joined by `/`." % ", ".join(args.clock_costs.split(",")), ""]
+             if len(args.clock_costs.split(",")) > 1 else []) + [
              "**What the model leaves out** (every figure below): %s. Simulated times are exact for the model, "
              "and only as true as it is: docs/simulation.md." % MODEL_LEAVES_OUT, "",
              "Platforms: `platforms/%s.json` (%s)." % (args.machine, machine_source(args.machine)), "",
@@ -194,8 +232,8 @@ def write_report(args, points, launches):
             "%.1f" % (mpi["mpich"] * 1e6) if "mpich" in mpi else "-",
             "%.1f" % (mpi["ompi"] * 1e6) if "ompi" in mpi else "-", mpi_best_selector,
             mpi[mpi_best_selector] * 1e6, cell_best, cell_auto, cell_settle, cell_init))
-    lines += setup_section(points)
-    lines += memory_section(points)
+    lines += setup_section(merged)
+    lines += memory_section(merged)
     refused = sorted({(p["algorithm"], p["refused"].split(": ", 2)[-1]) for p in points if "refused" in p})
     wrong = sorted({(p["algorithm"], p["ranks"], p["block_bytes"]) for p in points if p.get("wrong", 0)})
     lines += ["", "## Refused, and wrong", ""]
@@ -403,6 +441,9 @@ def main():
                         help="registry names auto leaves out (MPIX_ALLTOALL_EXCLUDE, MPIX_ALLTOALLV_EXCLUDE)")
     parser.add_argument("--settle-limit", type=int, default=200)
     parser.add_argument("--limit", type=int, default=600, help="real seconds one smpirun may take")
+    parser.add_argument("--clock-costs", default="",
+                        help="launch each point once per value: simulated seconds a clock read costs "
+                             "(smpi/wtime), e.g. 0,1e-8,2e-8; the report gives the mean (empty: SMPI's default)")
     parser.add_argument("--report-only", action="store_true",
                         help="write report.md again from the outdir's points.jsonl and launches.json")
     args = parser.parse_args()
@@ -424,15 +465,17 @@ def main():
                 if not selector_serves(selector, collective):
                     continue
                 algorithms = ["mpi"] + ([] if selector != args.selectors.split(",")[0] else [args.algorithms])
-                began = time.time()
-                new, status, command = run_point(args, args.machine, nodes, per_node, collective, selector,
-                                                 [int(b) for b in args.bytes.split(",")], algorithms,
-                                                 args.iterations)
-                points += new
-                launches.append(dict(ranks=nodes * per_node, nodes=nodes, per_node=per_node, collective=collective,
-                                     selector=selector, status=status, real_s=time.time() - began, command=command))
-                print("%5d ranks %-9s %-5s %s (%.0f s)" % (nodes * per_node, collective, selector, status,
-                                                           time.time() - began), flush=True)
+                for clock_cost in clock_costs(args):
+                    began = time.time()
+                    new, status, command = run_point(args, args.machine, nodes, per_node, collective, selector,
+                                                     [int(b) for b in args.bytes.split(",")], algorithms,
+                                                     args.iterations, clock_cost)
+                    points += new
+                    launches.append(dict(ranks=nodes * per_node, nodes=nodes, per_node=per_node,
+                                         collective=collective, selector=selector, status=status,
+                                         real_s=time.time() - began, command=command))
+                    print("%5d ranks %-9s %-5s %s (%.0f s)" % (nodes * per_node, collective, selector, status,
+                                                               time.time() - began), flush=True)
                 with open(os.path.join(args.outdir, "points.jsonl"), "w") as f:
                     f.write("".join(json.dumps(p) + "\n" for p in points))
                 with open(os.path.join(args.outdir, "launches.json"), "w") as f:
