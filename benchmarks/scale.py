@@ -181,8 +181,8 @@ def write_report(args, points, launches):
                  datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), git_revision()),
              "", "Command: `%s`" % sweep_command(args), ""] + ([
              "Every point is the mean over launches whose clock reads cost %s s of simulated time each "
-             "(smpi/wtime; --clock-costs): on one node the window algorithms' period takes one of two lengths, "
-             "and which one depends on offsets between ranks that small (docs/simulation.md). `auto`'s "
+             "(smpi/wtime; --clock-costs): on one node the window algorithms run in periods of a few lengths, "
+             "and which depends on offsets between ranks that small (docs/simulation.md). `auto`'s "
              "choices in those launches are joined by `/`." % ", ".join(args.clock_costs.split(",")), ""]
              if len(args.clock_costs.split(",")) > 1 else []) + [
              "**What the model leaves out** (every figure below): %s. Simulated times are exact for the model, "
