@@ -158,7 +158,7 @@ long long check(const Exchange& x, int it) {
 // (and as auto's own timing does inside its Starts). Every competitor runs
 // in this one loop. The model needs it: SMPI adds a few nanoseconds of
 // simulated time at each MPI_Wtime (smpi/wtime), and on one node the
-// window algorithms' period falls into one of two lengths depending on
+// window algorithms' periods take one of a few lengths depending on
 // offsets between ranks that small (docs/simulation.md), so a loop
 // without the reads would time a forced algorithm in a state that auto,
 // which reads the clock, cannot reach. Returns seconds per iteration, the

@@ -76,11 +76,9 @@ void report(ServedExchanges* s) {
   PMPI_Comm_get_name(s->comm(), name, &length);
   // Per pattern: the first few, then how many more.
   std::string uses;
-  const std::vector<ServedExchanges::PatternUse> per_pattern = s->pattern_uses();
-  constexpr std::size_t shown = 8;
-  for (std::size_t i = 0; i < per_pattern.size() && i < shown; ++i)
-    uses += (i ? ", " : "") + std::to_string(per_pattern[i].served) + "/" + std::to_string(per_pattern[i].agreements);
-  if (per_pattern.size() > shown) uses += " and " + std::to_string(per_pattern.size() - shown) + " more";
+  for (const ServedExchanges::PatternUse& use : s->pattern_uses())
+    uses += (uses.empty() ? "" : ", ") + std::to_string(use.served) + "/" + std::to_string(use.agreements);
+  if (s->patterns_unreported() > 0) uses += " and " + std::to_string(s->patterns_unreported()) + " more";
   std::fprintf(stderr,
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
                "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "

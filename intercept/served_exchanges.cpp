@@ -769,12 +769,24 @@ void ServedExchanges::look_again_after(long calls) {
 std::vector<ServedExchanges::PatternUse> ServedExchanges::pattern_uses() const {
   std::vector<PatternUse> uses = left_uses_;
   for (const Entry& e : entries_)
-    if (e.request != nullptr || e.pass_through) uses.push_back(e.use);
+    if ((e.request != nullptr || e.pass_through) && uses.size() < patterns_reported) uses.push_back(e.use);
   return uses;
 }
 
+long ServedExchanges::patterns_unreported() const {
+  long live = 0;
+  for (const Entry& e : entries_) live += e.request != nullptr || e.pass_through;
+  const long admitted = static_cast<long>(left_uses_.size()) + left_unreported_ + live;
+  return admitted - static_cast<long>(pattern_uses().size());
+}
+
 void ServedExchanges::free_entry(Entry& e) {
-  if (e.request != nullptr || e.pass_through) left_uses_.push_back(e.use);
+  if (e.request != nullptr || e.pass_through) {
+    if (left_uses_.size() < patterns_reported)
+      left_uses_.push_back(e.use);
+    else
+      ++left_unreported_;
+  }
   if (e.request != nullptr) MPIX_Request_free(&e.request);
   e.request = nullptr;
   e.pass_through = false;

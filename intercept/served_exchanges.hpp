@@ -139,9 +139,12 @@ class ServedExchanges {
     long served = 0;
     long agreements = 0;
   };
-  // Every pattern admitted so far, in the order they left the cache, then
-  // those still in it.
+  // The first patterns_reported patterns admitted, in the order they left
+  // the cache, then those still in it; patterns_unreported() counts the
+  // rest (a long run admits patterns without bound).
+  static constexpr std::size_t patterns_reported = 8;
   std::vector<PatternUse> pattern_uses() const;
+  long patterns_unreported() const;
   // Collective over the communicator, at an MPI-4 persistent init of this
   // collective: the library's communicator (made once, as for a served
   // call), if every rank has the drop-in on, the same settings and a slot
@@ -290,7 +293,10 @@ class ServedExchanges {
   std::array<SearchPrice, search_kinds> last_search_{};
   SearchPrice& last_search(SearchKind kind) { return last_search_[static_cast<std::size_t>(kind)]; }
   Counters counters_;
-  std::vector<PatternUse> left_uses_;  // the patterns that left the cache (free_entry)
+  // The patterns that left the cache (free_entry): the first ones, and how
+  // many more.
+  std::vector<PatternUse> left_uses_;
+  long left_unreported_ = 0;
 };
 
 }  // namespace mpix::intercept
