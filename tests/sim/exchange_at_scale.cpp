@@ -9,9 +9,9 @@
 // the simulator takes about 30 s for one request of a window algorithm,
 // and pscw more than fifteen minutes (every put is an event of its own),
 // so CMake registers all the others in one job and each window algorithm
-// in a job of its own (tests/sim/CMakeLists.txt). --pattern runs just one of Alltoallv's two
-// patterns (uniform blocks, or blocks that differ per pair, some empty;
-// Alltoall has only the first).
+// in a job of its own (tests/sim/CMakeLists.txt). --pattern runs just one
+// of Alltoallv's two patterns (uniform blocks, or blocks that differ per
+// pair, some empty; Alltoall has only the first).
 //
 // Checked, each failure a line with WRONG:
 //  - every rank has its own copy of the library (SMPI privatization): the
