@@ -156,8 +156,16 @@ static_assert(MPIX_ALGORITHM_MPI_BASELINE == mpix::capability::mpi_baseline &&
                   MPIX_ALGORITHM_NODE_AGGREGATION == mpix::capability::node_aggregation,
               "mpix.h's MPIX_ALGORITHM_* bits are the registry's capabilities");
 
-// Every family's public listing, one pair per row of collectives/families.def.
-#define MPIX_FAMILY(folder, Name, rows_namespace)                                                           \
+// Every family's C functions, one set per row of collectives/families.def:
+// its init, from the row's parameters and their names (the fields of its
+// UserArgs before the request), and its listing.
+#define MPIX_UNPARENTHESIZED(...) __VA_ARGS__
+#define MPIX_FAMILY(folder, Name, rows_namespace, parameters, names)                                        \
+  int MPIX_##Name##_init(MPIX_UNPARENTHESIZED parameters, MPIX_Comm* xcomm, MPIX_Info* info,                 \
+                         MPIX_Request** request) {                                                           \
+    return init_as(__func__, mpix::folder##_family, nullptr, {MPIX_UNPARENTHESIZED names, request}, xcomm,   \
+                   info, request);                                                                           \
+  }                                                                                                         \
   int MPIX_##Name##_algorithm_count(int* count) {                                                           \
     return mpix::count_rows(__func__, mpix::folder##_algorithms(), count);                                  \
   }                                                                                                         \
@@ -166,6 +174,7 @@ static_assert(MPIX_ALGORITHM_MPI_BASELINE == mpix::capability::mpi_baseline &&
   }
 #include "collectives/families.def"
 #undef MPIX_FAMILY
+#undef MPIX_UNPARENTHESIZED
 
 int MPIX_Error_string(int errorcode, char* string, int* resultlen) {
   if (string == nullptr || resultlen == nullptr) return MPI_ERR_ARG;
@@ -268,28 +277,6 @@ int MPIX_Info_get(const MPIX_Info* info, const char* key, int valuelen, char* va
     std::memcpy(value, v->data(), n);
     value[n] = '\0';
   });
-}
-
-int MPIX_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                        MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return init_as(__func__, mpix::alltoallv_family, nullptr,
-                 {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm, info,
-                 request);
-}
-
-int MPIX_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return init_as(__func__, mpix::alltoall_family, nullptr,
-                 {sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request}, xcomm, info, request);
-}
-
-int MPIX_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                                 MPI_Datatype recvtype, MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** request) {
-  return init_as(__func__, mpix::neighbor_alltoallv_family, nullptr,
-                 {sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request}, xcomm, info,
-                 request);
 }
 
 int MPIX_Dist_graph_create_sparse(MPI_Comm comm, int outdegree, const int destinations[], const int sendcounts[],

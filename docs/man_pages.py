@@ -10,6 +10,7 @@ build, naming it. Doxygen's own warnings cover the rest (docs.doxygen)."""
 import argparse
 import glob
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -121,7 +122,8 @@ class Function:
 
 
 def public_functions(xml_dir):
-    """Every function declared in mpix.h, once, with the group it is in."""
+    """Every function mpix.h declares (itself, or through mpix/families.h:
+    mpix/families/<family>.h), once, with the group it is in."""
     functions = {}
     for path in sorted(glob.glob(os.path.join(xml_dir, "*.xml"))):
         root = ET.parse(path).getroot()
@@ -131,7 +133,7 @@ def public_functions(xml_dir):
                 location = member.find("location")
                 if member.get("kind") != "function" or location is None:
                     continue
-                if not location.get("file", "").endswith("mpix/mpix.h"):
+                if not re.search(r"mpix/(mpix|families/\w+)\.h$", location.get("file", "")):
                     continue
                 name = member.findtext("name")
                 if name not in functions or group:

@@ -19,7 +19,7 @@ struct ListedAlgorithm {
 
 // One per row of collectives/families.def, named by its folder.
 enum class Family {
-#define MPIX_FAMILY(folder, Name, rows_namespace) folder,
+#define MPIX_FAMILY(folder, Name, rows_namespace, ...) folder,
 #include "collectives/families.def"
 #undef MPIX_FAMILY
 };
@@ -30,7 +30,7 @@ inline std::vector<ListedAlgorithm> listed_algorithms(Family family = Family::al
   Count count_of = nullptr;
   Describe describe = nullptr;
   switch (family) {
-#define MPIX_FAMILY(folder, Name, rows_namespace) \
+#define MPIX_FAMILY(folder, Name, rows_namespace, ...) \
   case Family::folder:                           \
     count_of = MPIX_##Name##_algorithm_count;    \
     describe = MPIX_##Name##_algorithm;          \

@@ -62,7 +62,7 @@ struct ListedFamily {
 
 // Every family of collectives/families.def, in its order.
 const ListedFamily listed_families[] = {
-#define MPIX_FAMILY(folder, Name, rows_namespace) {#folder, #Name, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
+#define MPIX_FAMILY(folder, Name, rows_namespace, ...) {#folder, #Name, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
 #include "collectives/families.def"
 #undef MPIX_FAMILY
 };

@@ -472,7 +472,7 @@ typedef struct {
 } ListedFamily;
 
 static const ListedFamily listed_families[] = {
-#define MPIX_FAMILY(folder, Name, rows_namespace) {#folder, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
+#define MPIX_FAMILY(folder, Name, rows_namespace, ...) {#folder, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
 #include "collectives/families.def"
 #undef MPIX_FAMILY
 };

@@ -261,110 +261,11 @@ int MPIX_Info_get(const MPIX_Info *info, const char *key, int valuelen, char *va
  * own iterations).
  * @{ */
 
-/**
- * \brief Persistent MPI_Alltoallv: the same arguments as MPI_Alltoallv_init.
- *
- * Block r of sendbuf (sendcounts[r] elements of sendtype at sdispls[r]
- * extents) goes to rank r; block r of recvbuf comes from it. sendbuf may be
- * MPI_IN_PLACE on every rank (then the blocks are taken from recvbuf). The
- * arguments are checked on every rank and agreed: a negative count, a NULL
- * buffer with data, an uncommitted or freed datatype, a source sending more
- * or less than its target expects, MPI_IN_PLACE on some ranks only, ranks
- * asking for different algorithms, all return the same error on every rank
- * before any algorithm hands anything to MPI, and leave the communicator
- * usable. Info keys: "mpix_alltoallv_algorithm", "mpix_expected_iterations",
- * "mpix_auto_settle", "mpix_auto_mpi_credit_ns", "mpix_auto_mpi_period_ns",
- * "mpix_buffers_move".
- * \param[in] sendbuf the send buffer, or MPI_IN_PLACE
- * \param[in] sendcounts elements sent to each rank (comm size entries)
- * \param[in] sdispls where each send block starts, in extents of sendtype
- * \param[in] sendtype the send datatype
- * \param[out] recvbuf the receive buffer
- * \param[in] recvcounts elements received from each rank
- * \param[in] rdispls where each receive block starts, in extents of recvtype
- * \param[in] recvtype the receive datatype
- * \param[in] xcomm the communicator
- * \param[in] info hints, or NULL
- * \param[out] request the new inactive request; free it with MPIX_Request_free
- * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_ARG, MPI_ERR_COUNT,
- *         MPI_ERR_BUFFER, MPI_ERR_TYPE, MPI_ERR_TRUNCATE, MPIX_ERR_ALGORITHM,
- *         MPIX_ERR_CONFIG, or what MPI returned while setting it up.
- * \collective{xcomm}
- * \threadsafe
- */
-int MPIX_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
-                        MPIX_Info *info, MPIX_Request **request) MPIX_SYMBOL(Alltoallv_init);
-
-/**
- * \brief Persistent MPI_Alltoall, shaped like MPI-4's MPI_Alltoall_init.
- *
- * Every block is sendcount elements of sendtype to each rank and recvcount
- * of recvtype from each, block r at offset r * count * extent. sendbuf may
- * be MPI_IN_PLACE (then sendcount and sendtype are ignored and the blocks are
- * taken from recvbuf, as MPI defines it). An argument error on any rank, or
- * a block size that differs between ranks, is reported on every rank; the
- * check is one MPI_Allreduce, never O(P) data. Info keys:
- * "mpix_alltoall_algorithm" (MPIX_Alltoall_algorithm lists the names),
- * overriding MPIX_ALLTOALL_ALGORITHM, default "auto"; the others as for
- * MPIX_Alltoallv_init.
- * \param[in] sendbuf the send buffer, or MPI_IN_PLACE
- * \param[in] sendcount elements sent to each rank
- * \param[in] sendtype the send datatype
- * \param[out] recvbuf the receive buffer
- * \param[in] recvcount elements received from each rank
- * \param[in] recvtype the receive datatype
- * \param[in] xcomm the communicator
- * \param[in] info hints, or NULL
- * \param[out] request the new inactive request; free it with MPIX_Request_free
- * \return MPI_SUCCESS; MPI_ERR_COMM, MPI_ERR_INFO, MPI_ERR_ARG, MPI_ERR_COUNT,
- *         MPI_ERR_BUFFER, MPI_ERR_TYPE, MPI_ERR_TRUNCATE, MPIX_ERR_ALGORITHM,
- *         MPIX_ERR_CONFIG, or what MPI returned while setting it up.
- * \collective{xcomm}
- * \threadsafe
- */
-int MPIX_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
-                       MPIX_Request **request) MPIX_SYMBOL(Alltoall_init);
-
-/**
- * \brief Persistent neighbourhood Alltoallv, shaped like MPI-4's
- * MPI_Neighbor_alltoallv_init.
- *
- * xcomm must come from MPIX_Comm_init on a distributed-graph communicator
- * (MPI_Dist_graph_create[_adjacent], MPIX_Dist_graph_create_sparse); any
- * other is MPI_ERR_TOPOLOGY on every rank. Counts and displacements are per
- * edge, in the order MPI_Dist_graph_neighbors returns them: sources for the
- * receive side, destinations for the send side. Duplicate edges and
- * self-loops are legal. MPI_IN_PLACE is not (MPI does not allow it here).
- * Arguments, memory and set-up are O(degree), never O(P). An argument error
- * on any rank, or counts that do not match across an edge, is reported on
- * every rank. Info keys: "mpix_neighbor_alltoallv_algorithm" (listed by
- * MPIX_Neighbor_alltoallv_algorithm), overriding
- * MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM, default "auto"; "mpix_auto_settle" and
- * "mpix_buffers_move", as for MPIX_Alltoallv_init.
- * \param[in] sendbuf the send buffer
- * \param[in] sendcounts elements sent along each out-edge
- * \param[in] sdispls where each send block starts, in extents of sendtype
- * \param[in] sendtype the send datatype
- * \param[out] recvbuf the receive buffer
- * \param[in] recvcounts elements received along each in-edge
- * \param[in] rdispls where each receive block starts, in extents of recvtype
- * \param[in] recvtype the receive datatype
- * \param[in] xcomm the communicator, over a distributed graph
- * \param[in] info hints, or NULL
- * \param[out] request the new inactive request; free it with MPIX_Request_free
- * \return MPI_SUCCESS; MPI_ERR_TOPOLOGY, MPI_ERR_COMM, MPI_ERR_INFO,
- *         MPI_ERR_ARG, MPI_ERR_COUNT, MPI_ERR_BUFFER, MPI_ERR_TYPE,
- *         MPI_ERR_TRUNCATE, MPIX_ERR_ALGORITHM, MPIX_ERR_CONFIG.
- * \collective{xcomm}
- * \threadsafe
- */
-int MPIX_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                 const int rdispls[], MPI_Datatype recvtype, MPIX_Comm *xcomm,
-                                 MPIX_Info *info, MPIX_Request **request) MPIX_SYMBOL(Neighbor_alltoallv_init);
+/* Every family's MPIX_<Family>_init, MPIX_<Family>_algorithm_count and
+ * MPIX_<Family>_algorithm (generated from collectives/families.def; each
+ * family's declarations and their documentation are in its folder,
+ * collectives/<family>/entry_points.h). */
+#include "mpix/families.h"
 
 /**
  * \brief Sparse pattern discovery: who sends to this rank, and how much.
@@ -525,73 +426,6 @@ int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const i
  * nodes; auto races it only across nodes. */
 #define MPIX_ALGORITHM_NODE_AGGREGATION 0x80
 
-/**
- * \brief How many Alltoallv algorithms are registered.
- * \param[out] count the number of names MPIX_ALLTOALLV_ALGORITHM and
- *             "mpix_alltoallv_algorithm" take
- * \return MPI_SUCCESS; MPI_ERR_ARG if count is NULL.
- * \local_before_init
- * \threadsafe_always
- */
-int MPIX_Alltoallv_algorithm_count(int *count) MPIX_SYMBOL(Alltoallv_algorithm_count);
-
-/**
- * \brief One registered Alltoallv algorithm: its name, what it is, what it
- * needs.
- * \param[in] index 0 .. MPIX_Alltoallv_algorithm_count - 1
- * \param[out] name its registry name (a static string)
- * \param[out] description one line (a static string)
- * \param[out] capabilities MPIX_ALGORITHM_* bits
- * \return MPI_SUCCESS; MPI_ERR_ARG for an index out of range or a NULL pointer.
- * \local_before_init
- * \threadsafe_always
- */
-int MPIX_Alltoallv_algorithm(int index, const char **name, const char **description, int *capabilities) MPIX_SYMBOL(Alltoallv_algorithm);
-
-/**
- * \brief How many neighbourhood Alltoallv algorithms are registered.
- * \param[out] count the number of names MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM
- *             and "mpix_neighbor_alltoallv_algorithm" take
- * \return MPI_SUCCESS; MPI_ERR_ARG if count is NULL.
- * \local_before_init
- * \threadsafe_always
- */
-int MPIX_Neighbor_alltoallv_algorithm_count(int *count) MPIX_SYMBOL(Neighbor_alltoallv_algorithm_count);
-
-/**
- * \brief One registered neighbourhood Alltoallv algorithm.
- * \param[in] index 0 .. MPIX_Neighbor_alltoallv_algorithm_count - 1
- * \param[out] name its registry name (a static string)
- * \param[out] description one line (a static string)
- * \param[out] capabilities MPIX_ALGORITHM_* bits
- * \return MPI_SUCCESS; MPI_ERR_ARG for an index out of range or a NULL pointer.
- * \local_before_init
- * \threadsafe_always
- */
-int MPIX_Neighbor_alltoallv_algorithm(int index, const char **name, const char **description,
-                                      int *capabilities) MPIX_SYMBOL(Neighbor_alltoallv_algorithm);
-
-/**
- * \brief How many Alltoall algorithms are registered.
- * \param[out] count the number of names MPIX_ALLTOALL_ALGORITHM and
- *             "mpix_alltoall_algorithm" take
- * \return MPI_SUCCESS; MPI_ERR_ARG if count is NULL.
- * \local_before_init
- * \threadsafe_always
- */
-int MPIX_Alltoall_algorithm_count(int *count) MPIX_SYMBOL(Alltoall_algorithm_count);
-
-/**
- * \brief One registered Alltoall algorithm.
- * \param[in] index 0 .. MPIX_Alltoall_algorithm_count - 1
- * \param[out] name its registry name (a static string)
- * \param[out] description one line (a static string)
- * \param[out] capabilities MPIX_ALGORITHM_* bits
- * \return MPI_SUCCESS; MPI_ERR_ARG for an index out of range or a NULL pointer.
- * \local_before_init
- * \threadsafe_always
- */
-int MPIX_Alltoall_algorithm(int index, const char **name, const char **description, int *capabilities) MPIX_SYMBOL(Alltoall_algorithm);
 /** @} */
 
 /** \defgroup requests Requests

@@ -5,6 +5,6 @@ add_executable(unit_tests unit/unit_calibration.cpp unit/unit_channel_geometry.c
   unit/unit_admission.cpp unit/unit_ordered_path_choice.cpp unit/unit_recent_calls.cpp unit/unit_selector.cpp unit/unit_tournament.cpp unit/unit_tuning_file.cpp
   ${PROJECT_SOURCE_DIR}/intercept/recent_calls.cpp)
 target_link_libraries(unit_tests PRIVATE mpixrma_internal GTest::gtest_main)
-target_include_directories(unit_tests PRIVATE ${PROJECT_SOURCE_DIR})
+target_include_directories(unit_tests PRIVATE ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}/generated)
 target_compile_definitions(unit_tests PRIVATE MPIX_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 mpix_add_test(unit COMMAND $<TARGET_FILE:unit_tests>)

@@ -9,6 +9,7 @@
 #include "collectives/alltoallv/config.hpp"
 #include "collectives/auto/settings.hpp"
 #include "collectives/neighbor_alltoallv/config.hpp"
+#include "families.hpp"  // generated: every family of collectives/families.def
 #include "intercept/intercept_config.hpp"
 #include "rma/window_config.hpp"
 #include "src/config.hpp"
@@ -30,24 +31,48 @@ TEST(Config, DefaultsWhenNothingIsSet) {
   EXPECT_TRUE(c.unknown_variables().empty());
 }
 
+// Every family's two variables (collectives/family.hpp): its forced
+// algorithm and the algorithms kept out of its auto.
+const std::set<std::string> family_variables = {
+#define MPIX_FAMILY(folder, Name, rows_namespace, ...) mpix::folder##_family.variable, mpix::folder##_family.exclude_variable,
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+};
+
+template <class Family>
+void expect_variables_read(const Family& family) {
+  const Configuration c = Configuration::parse({{family.variable, "native"}, {family.exclude_variable, " fence, lock ,,pscw"}});
+  EXPECT_EQ(family.forced(c.values()), "native") << family.variable;
+  EXPECT_EQ(family.excluded(c.values()), (std::vector<std::string>{"fence", "lock", "pscw"})) << family.exclude_variable;
+  for (const auto& s : c.settings())
+    EXPECT_EQ(s.from_environment, s.spec->name == family.variable || s.spec->name == family.exclude_variable)
+        << s.spec->name;
+}
+
+TEST(Config, EveryFamilyReadsItsVariables) {
+  constexpr std::size_t families = 0
+#define MPIX_FAMILY(...) +1
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+      ;
+  EXPECT_EQ(family_variables.size(), 2 * families);  // no two families share a variable
+#define MPIX_FAMILY(folder, Name, rows_namespace, ...) expect_variables_read(mpix::folder##_family);
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+}
+
 TEST(Config, ValidValuesAreParsed) {
-  const Configuration c = Configuration::parse({{"MPIX_ALLTOALLV_ALGORITHM", "native"},
-                                                {"MPIX_FALLBACK", "error"},
+  const Configuration c = Configuration::parse({{"MPIX_FALLBACK", "error"},
                                                 {"MPIX_NODE_SIZE", "3"},
                                                 {"MPIX_VERBOSE", "2"},
                                                 {"MPIX_NODE_PATH", "cma"},
                                                 {"MPIX_CMA_MIN_BYTES", "65536"},
                                                 {"MPIX_WIN_THREAD_SLOTS", "8"},
-                                                {"MPIX_ALLTOALLV_EXCLUDE", " fence, lock ,,pscw"},
                                                 {"MPIX_TUNING_FILE", "/tmp/t.json"},
                                                 {"MPIX_EXPECTED_ITERATIONS", "50"},
                                                 {"MPIX_AUTO_PERIODS", "0"},
                                                 {"MPIX_AUTO_WITHIN", "3.5"},
                                                 {"MPIX_AUTO_SETTLE", "50"},
-                                                {"MPIX_NEIGHBOR_ALLTOALLV_ALGORITHM", "p2p_persistent"},
-                                                {"MPIX_ALLTOALL_ALGORITHM", "channel"},
-                                                {"MPIX_ALLTOALL_EXCLUDE", "pscw"},
-                                                {"MPIX_NEIGHBOR_ALLTOALLV_EXCLUDE", "channel, p2p"},
                                                 {"MPIX_NEIGHBOR_PACK_BYTES", "512"},
                                                 {"MPIX_CHANNEL", "off"},
                                                 {"MPIX_CHANNEL_CHUNK_BYTES", "4096"},
@@ -63,7 +88,6 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_INTERCEPT_AGREEMENT", "channel"},
                                                 {"MPIX_INTERCEPT_ADMISSION", "repeats"},
                                                 {"MPIX_PTRACE_PEERS", "off"}});
-  EXPECT_EQ(c.values().section<mpix::AlltoallvConfig>().algorithm, "native");
   EXPECT_EQ(c.values().section<mpix::AutoConfig>().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
   EXPECT_EQ(c.values().verbose, 2);
@@ -71,18 +95,13 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().cma_min_bytes, 65536);
   EXPECT_EQ(c.values().section<mpix::WindowConfig>().thread_slots, 8);
   const mpix::AlltoallvConfig& alltoallv = c.values().section<mpix::AlltoallvConfig>();
-  EXPECT_EQ(alltoallv.exclude, (std::vector<std::string>{"fence", "lock", "pscw"}));
   EXPECT_EQ(alltoallv.tuning_file, "/tmp/t.json");
   const mpix::AutoConfig& autos = c.values().section<mpix::AutoConfig>();
   EXPECT_EQ(autos.expected_iterations, 50);
   EXPECT_EQ(autos.auto_periods, 0);
   EXPECT_DOUBLE_EQ(autos.auto_within, 3.5);
   EXPECT_EQ(autos.auto_settle, 50);
-  EXPECT_EQ(c.values().section<mpix::NeighborConfig>().algorithm, "p2p_persistent");
   EXPECT_EQ(c.values().section<mpix::NeighborConfig>().pack_bytes, 512u);
-  EXPECT_EQ(c.values().section<mpix::AlltoallConfig>().algorithm, "channel");
-  EXPECT_EQ(c.values().section<mpix::AlltoallConfig>().exclude, (std::vector<std::string>{"pscw"}));
-  EXPECT_EQ(c.values().section<mpix::NeighborConfig>().exclude, (std::vector<std::string>{"channel", "p2p"}));
   EXPECT_FALSE(c.values().section<mpix::NodeConfig>().channel);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().chunk_bytes, 4096);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().staging_bytes, 65536);
@@ -97,7 +116,9 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().agreement, mpix::AgreementPath::channel);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().admission, mpix::AdmissionPolicy::repeats);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().ptrace_peers, mpix::PtracePeers::off);
-  for (const auto& s : c.settings()) EXPECT_TRUE(s.from_environment) << s.spec->name;
+  // Every variable but the families' own, which the next test sets.
+  for (const auto& s : c.settings())
+    EXPECT_TRUE(s.from_environment || family_variables.count(s.spec->name) > 0) << s.spec->name;
 }
 
 TEST(Config, VerbosityAboveTheLastLevelMeansTheLastLevel) {

@@ -3,11 +3,11 @@
 
 # The sparse exchange with data (MPIX_Alltoallv_crs) against a brute-force
 # reference, at 2, 3 and 4 ranks.
-mpix_add_mpi_test(alltoallv_crs SOURCES neighbor/test_alltoallv_crs.cpp)
+mpix_add_mpi_test(alltoallv_crs SOURCES neighbor_alltoallv/test_alltoallv_crs.cpp)
 
 # The neighbourhood family: every registered algorithm on every graph shape,
 # at 2, 3 and 4 ranks, and with every rank its own emulated node.
-mpix_add_mpi_test(neighbor_alltoallv SOURCES neighbor/test_neighbor_alltoallv.cpp)
+mpix_add_mpi_test(neighbor_alltoallv SOURCES neighbor_alltoallv/test_neighbor_alltoallv.cpp)
 mpix_add_test(neighbor_alltoallv.node_size_1 TARGET neighbor_alltoallv RANKS 4 ENVIRONMENT MPIX_NODE_SIZE=1)
 # As for Alltoall: oversubscribed, a node-channel algorithm runs first.
 mpix_add_test(neighbor_alltoallv.auto_oversubscribed TARGET neighbor_alltoallv PROCS 2 WRAPPER taskset -c 0

@@ -16,7 +16,7 @@
 
 #include "collectives/neighbor_alltoallv/family.hpp"
 #include "tests/mpi_test.hpp"
-#include "tests/neighbor/neighbor_graph.hpp"
+#include "tests/neighbor_alltoallv/neighbor_graph.hpp"
 
 using namespace mpix_test;
 
