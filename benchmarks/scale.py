@@ -143,7 +143,14 @@ def sweep_command(args):
     if args.report_only and os.path.exists(path):
         with open(path) as f:
             return f.read().strip()
-    return " ".join(sys.argv)
+    return this_command()
+
+
+def this_command():
+    """This command line, after the MPIX_* variables it was run with: they
+    reach every launch."""
+    settings = ["%s=%s" % (name, value) for name, value in sorted(os.environ.items()) if name.startswith("MPIX_")]
+    return " ".join(settings + sys.argv)
 
 
 def over_clock_costs(points):
@@ -455,7 +462,7 @@ def main():
         return
     points, launches = [], []
     with open(os.path.join(args.outdir, "command.txt"), "w") as f:
-        f.write(" ".join(sys.argv) + "\n")
+        f.write(this_command() + "\n")
     for layout in args.layouts.split(","):
         nodes, per_node = (int(x) for x in layout.split("x"))
         for collective in args.collectives.split(","):
