@@ -36,13 +36,14 @@ set(MPIX_SMPIRUN_OPTIONS --cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:mpic
     --cfg=smpi/allreduce:rdb --log=root.thr:warning --log=xbt_cfg.thr:warning --log=smpi_config.thr:error)
 
 # mpix_add_sim_test(<name> TARGET t MACHINE m NODES n [RANKS_PER_NODE k] [ARGS ...] [TIMEOUT s]
-#                   [LABELS l...])
+#                   [LABELS l...] [PASS regex] [FAIL regex])
 # A test that runs t on every rank of n simulated nodes of machine m under
 # smpirun, labelled sim (or the LABELS given), named
 # <name>.<ranks>ranks.<n>x<k>. It passes when t ends with status 0 and
-# prints no WRONG.
+# prints no WRONG, nor what FAIL matches, and prints what PASS matches.
 function(mpix_add_sim_test name)
-  cmake_parse_arguments(T "" "TARGET;MACHINE;NODES;RANKS_PER_NODE;TIMEOUT" "ARGS;ENVIRONMENT;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "TARGET;MACHINE;NODES;RANKS_PER_NODE;TIMEOUT;PASS;FAIL" "ARGS;ENVIRONMENT;LABELS"
+                        ${ARGN})
   if(NOT T_LABELS)
     set(T_LABELS sim)
   endif()
@@ -56,6 +57,14 @@ function(mpix_add_sim_test name)
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/exit_status.sh 0
             ${MPIX_SMPIRUN} -platform ${xml} -hostfile ${hosts} ${MPIX_SMPIRUN_OPTIONS}
             $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
+  set(fail "WRONG;exit_status: FAILED")
+  if(T_FAIL)
+    list(APPEND fail "${T_FAIL}")
+  endif()
   set_tests_properties(${test} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
-    FAIL_REGULAR_EXPRESSION "WRONG;exit_status: FAILED" ENVIRONMENT "${T_ENVIRONMENT}")
+    FAIL_REGULAR_EXPRESSION "${fail}" ENVIRONMENT "${T_ENVIRONMENT}")
+  if(T_PASS)
+    # ctest then ignores the exit status: exit_status.sh prints FAILED for it.
+    set_tests_properties(${test} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS}")
+  endif()
 endfunction()

@@ -65,7 +65,10 @@ void Window::exchange_and_choose_paths(void* base, MPI_Aint size, int disp_unit,
   for (int r = 0; r < n; ++r)
     if (r != rank_ && xcomm_->same_node(r)) node = remotes_[r].direct.mode;
   paths_ = std::string("self:") + path_name(self) + " node:" + path_name(node) + " off-node:mpi";
-  if (all_config.verbose >= 1 && !why_not.empty())
+  // One line a node (its first rank's: the reasons are the node's, its
+  // kernel's or the simulator's, as a rule); every rank's at MPIX_VERBOSE=2.
+  const bool says_why = all_config.verbose >= 2 || (all_config.verbose >= 1 && xcomm_->node_rank_of(rank_) == 0);
+  if (says_why && !why_not.empty())
     std::fprintf(stderr, "mpix-rma (window rank %d): on-node targets use MPI RMA: %s\n", rank_, why_not.c_str());
 }
 

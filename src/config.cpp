@@ -45,7 +45,8 @@ const std::vector<VariableSpec> table = {
     {"MPIX_VERBOSE", "int", "0", "0|1|2 (larger: 2)",
      "0 quiet; 1 rank 0 logs each request's algorithm and why: for auto, the agreed pattern summary, "
      "every candidate's predicted T_init, T_iter and break-even, the choice, and each online check "
-     "or switch; 2 also logs node layouts. Larger values mean 2.",
+     "or switch, and each node's first rank why a window's on-node targets use MPI RMA; 2 also logs node "
+     "layouts, and that reason on every rank. Larger values mean 2.",
      [](std::string_view v, Config& c) { c.verbose = std::min(parse_int(v, 0, INT_MAX), 2); }, Scope::per_rank},
 };
 
