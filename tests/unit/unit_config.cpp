@@ -47,9 +47,10 @@ void expect_variables_read(const Family& family) {
   const Configuration c = Configuration::parse({{family.variable, "native"}, {family.exclude_variable, " fence, lock ,,pscw"}});
   EXPECT_EQ(family.forced(c.values()), "native") << family.variable;
   EXPECT_EQ(family.excluded(c.values()), (std::vector<std::string>{"fence", "lock", "pscw"})) << family.exclude_variable;
-  for (const auto& s : c.settings())
-    EXPECT_EQ(s.from_environment, s.spec->name == family.variable || s.spec->name == family.exclude_variable)
-        << s.spec->name;
+  for (const auto& s : c.settings()) {
+    const std::string name = s.spec->name;  // compared as text: equal literals need not share an address
+    EXPECT_EQ(s.from_environment, name == family.variable || name == family.exclude_variable) << name;
+  }
 }
 
 TEST(Config, EveryFamilyReadsItsVariables) {
