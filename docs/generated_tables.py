@@ -37,20 +37,20 @@ DECLARED = re.compile(r"^(?:const\s+)?\w+\s*\*?\s*(\w+)\s*\(")
 FAMILIES_INCLUDE = '#include "mpix/families.h"'
 
 
-def family_headers(root):
-    """Each family's C declarations (collectives/<family>/entry_points.h),
-    in the order of collectives/families.def."""
+def family_folders(root):
+    """Each family's folder (collectives/<family>), in the order of
+    collectives/families.def."""
     with open(os.path.join(root, "collectives", "families.def")) as f:
         families = re.findall(r"^MPIX_FAMILY\((\w+),", f.read(), re.M)
-    return [os.path.join("collectives", family, "entry_points.h") for family in families]
+    return [os.path.join("collectives", family) for family in families]
 
 
 def family_list(root, page_dir):
     """A line per family of collectives/families.def: its page's title,
     linked."""
     lines = []
-    for path in family_headers(root):
-        page = os.path.join(root, os.path.dirname(path), "README.md")
+    for folder in family_folders(root):
+        page = os.path.join(root, folder, "README.md")
         with open(page) as f:
             title = f.readline().lstrip("# ").strip()
         lines.append(f"- [{title}]({os.path.relpath(page, page_dir)})")
@@ -68,7 +68,7 @@ def function_table(root, header, page_dir):
     before, found, after = text.partition(FAMILIES_INCLUDE)
     parts = [(header, before)]
     if found:
-        for path in family_headers(root):
+        for path in (os.path.join(folder, "entry_points.h") for folder in family_folders(root)):
             with open(os.path.join(root, path)) as f:
                 parts.append((path, f.read()))
         parts.append((header, after))
