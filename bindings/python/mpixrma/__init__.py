@@ -40,10 +40,12 @@ starts.
 """
 from mpi4py import MPI
 
-from ._mpixrma import Comm as _Comm, Error, Request, _algorithms, _alltoall_init, _vector_init
+from ._mpixrma import Comm as _Comm, Error, Request, _algorithms, _families, _init
 
-__all__ = ["Comm", "Error", "Request", "Alltoallv_init", "Alltoall_init", "Neighbor_alltoallv_init",
-           "algorithms"]
+# Every family's inits (the module's <Name>_init functions and Comm's
+# methods) are made at import from the families table the compiled half
+# reads (collectives/families.def): see _family_init at the end.
+__all__ = ["Comm", "Error", "Request", "algorithms"]
 
 
 class Comm(_Comm):
@@ -56,24 +58,11 @@ class Comm(_Comm):
         super().__init__(comm.py2f())
         self.mpi_comm = comm
 
-    def Alltoallv_init(self, sendbuf, recvbuf, info=None):
-        """A persistent MPI_Alltoallv (MPIX_Alltoallv_init; collective)."""
-        return Alltoallv_init(sendbuf, recvbuf, self, info)
-
-    def Alltoall_init(self, sendbuf, recvbuf, info=None):
-        """A persistent MPI_Alltoall (MPIX_Alltoall_init; collective)."""
-        return Alltoall_init(sendbuf, recvbuf, self, info)
-
-    def Neighbor_alltoallv_init(self, sendbuf, recvbuf, info=None):
-        """A persistent MPI_Neighbor_alltoallv (MPIX_Neighbor_alltoallv_init;
-        collective) on a distributed-graph communicator."""
-        return Neighbor_alltoallv_init(sendbuf, recvbuf, self, info)
-
 
 def algorithms(family="alltoallv"):
-    """The registered algorithms of a family (alltoallv, alltoall,
-    neighbor_alltoallv), in mpix_info's order: (name, description,
-    capability bits) each."""
+    """The registered algorithms of a family (its folder: alltoallv,
+    alltoall, ...; families() lists them), in mpix_info's order: (name,
+    description, capability bits) each."""
     return _algorithms(family)
 
 
@@ -242,45 +231,81 @@ def _vector_specs(sendbuf, recvbuf, sends_to, receives_from, in_place):
     return send, recv
 
 
-def Alltoallv_init(sendbuf, recvbuf, comm, info=None):
-    """A persistent MPI_Alltoallv (MPIX_Alltoallv_init; collective)."""
-    ranks = _mpi_comm(comm).Get_size()
-    (send, scounts, sdispls, stype), (recv, rcounts, rdispls, rtype) = _agreed(
-        comm, lambda: _vector_specs(sendbuf, recvbuf, ranks, ranks, True))
-    xcomm, own = _library_comm(comm)
-    return _made(_vector_init("alltoallv", send, scounts, sdispls, stype.py2f(), recv, rcounts, rdispls,
-                              rtype.py2f(), xcomm, _info(info)), own)
+def families():
+    """Every family's folder (what algorithms() takes), in the table's order."""
+    return [folder for folder, _, _ in _families()]
 
 
-def Neighbor_alltoallv_init(sendbuf, recvbuf, comm, info=None):
-    """A persistent MPI_Neighbor_alltoallv on a distributed-graph
-    communicator (MPIX_Neighbor_alltoallv_init; collective): counts and
-    displacements per edge, in MPI_Dist_graph_neighbors' order."""
-    def parse():
-        graph = _mpi_comm(comm)
-        if graph.Get_topology() != MPI.DIST_GRAPH:
-            raise TypeError("comm: a neighbourhood exchange needs a distributed-graph communicator")
-        indegree, outdegree, _ = graph.Get_dist_neighbors_count()
-        return _vector_specs(sendbuf, recvbuf, outdegree, indegree, False)
-    (send, scounts, sdispls, stype), (recv, rcounts, rdispls, rtype) = _agreed(comm, parse)
-    xcomm, own = _library_comm(comm)
-    return _made(_vector_init("neighbor_alltoallv", send, scounts, sdispls, stype.py2f(), recv, rcounts,
-                              rdispls, rtype.py2f(), xcomm, _info(info)), own)
+def _family_init(folder, name, parameters):
+    """The module function <name>_init(sendbuf, recvbuf, comm, info=None)
+    of a family: its buffer specifications parsed and checked on every
+    rank, then its C init over the values, by the parameters' names.
+
+    The parameters before the receive buffer are the send side's, the
+    rest the receive side's: four (buffer, counts, displacements,
+    datatype) make a vector specification, three (buffer, count,
+    datatype) a block one, each block for one peer. A neighbourhood
+    family (MPI's Neighbor_ prefix) has a distributed graph's peers and
+    no exchange in place; any other, the communicator's ranks."""
+    half = len(parameters) // 2
+    sides = parameters[:half], parameters[half:]
+    if len(parameters) % 2 or any(len(side) not in (3, 4) for side in sides):
+        raise ImportError(f"mpixrma: family {folder}: no buffer specification fits its parameters {parameters}")
+    vector = half == 4
+    neighbourhood = name.startswith("Neighbor_")
+
+    def parse(sendbuf, recvbuf, comm):
+        mpi = _mpi_comm(comm)
+        if neighbourhood:
+            if mpi.Get_topology() != MPI.DIST_GRAPH:
+                raise TypeError("comm: a neighbourhood exchange needs a distributed-graph communicator")
+            receives_from, sends_to, _ = mpi.Get_dist_neighbors_count()
+        else:
+            sends_to = receives_from = mpi.Get_size()
+        if vector:
+            send, recv = _vector_specs(sendbuf, recvbuf, sends_to, receives_from, not neighbourhood)
+        else:
+            send, recv = _block_specs(sendbuf, recvbuf, sends_to, receives_from)
+        values = send[:-1] + (send[-1].py2f(),) + recv[:-1] + (recv[-1].py2f(),)
+        return values
+
+    def init(sendbuf, recvbuf, comm, info=None):
+        values = _agreed(comm, lambda: parse(sendbuf, recvbuf, comm))
+        xcomm, own = _library_comm(comm)
+        return _made(_init(folder, values, xcomm, _info(info)), own)
+
+    what = f"A persistent MPI_{name} (MPIX_{name}_init; collective)"
+    if neighbourhood:
+        what += " on a distributed-graph communicator: counts and displacements per edge, in " \
+                "MPI_Dist_graph_neighbors' order"
+    init.__name__ = init.__qualname__ = f"{name}_init"
+    init.__doc__ = what + "."
+
+    def method(self, sendbuf, recvbuf, info=None):
+        return init(sendbuf, recvbuf, self, info)
+    method.__name__ = init.__name__
+    method.__qualname__ = f"Comm.{name}_init"
+    method.__doc__ = what + ", on this communicator."
+    return init, method
 
 
-def Alltoall_init(sendbuf, recvbuf, comm, info=None):
-    """A persistent MPI_Alltoall (MPIX_Alltoall_init; collective)."""
-    ranks = _mpi_comm(comm).Get_size()
+def _block_specs(sendbuf, recvbuf, sends_to, receives_from):
+    """The send and receive (buffer, count, datatype) of a block init,
+    checked to hold a block per peer."""
+    send = _block_spec(sendbuf, sends_to, "sendbuf")
+    recv = _block_spec(recvbuf, receives_from, "recvbuf")
+    for (buffer, count, datatype), peers, what, writable in ((send, sends_to, "sendbuf", False),
+                                                            (recv, receives_from, "recvbuf", True)):
+        if buffer is not None:
+            _check_blocks(buffer, [count] * peers, [count * r for r in range(peers)], datatype, peers, what,
+                          writable)
+    return send, recv
 
-    def parse():
-        send = _block_spec(sendbuf, ranks, "sendbuf")
-        recv = _block_spec(recvbuf, ranks, "recvbuf")
-        for (buffer, count, datatype), what, writable in ((send, "sendbuf", False), (recv, "recvbuf", True)):
-            if buffer is not None:
-                _check_blocks(buffer, [count] * ranks, [count * r for r in range(ranks)], datatype, ranks, what,
-                              writable)
-        return send, recv
-    (send, scount, stype), (recv, rcount, rtype) = _agreed(comm, parse)
-    xcomm, own = _library_comm(comm)
-    return _made(_alltoall_init(send, scount, stype.py2f(), recv, rcount, rtype.py2f(), xcomm,
-                                _info(info)), own)
+
+for _folder, _name, _parameters in _families():
+    _function, _method = _family_init(_folder, _name, _parameters)
+    globals()[_function.__name__] = _function
+    setattr(Comm, _method.__name__, _method)
+    __all__.append(_function.__name__)
+__all__.append("families")
+del _folder, _name, _parameters, _function, _method

@@ -1,10 +1,16 @@
 /*
- * The C half of the Python package mpixrma: the library's communicator and
- * persistent request as Python types over the C API (include/mpix/mpix.h).
- * mpixrma/__init__.py parses mpi4py-style buffer specifications and hands
- * this module plain values: buffers (the buffer protocol), count and
- * displacement sequences, and MPI handles as the Fortran integers
- * mpi4py's public py2f() gives (MPI_Comm_f2c, MPI_Type_f2c here).
+ * The compiled half of the Python package mpixrma: the library's
+ * communicator and persistent request as Python types over the C API
+ * (include/mpix/mpix.h). mpixrma/__init__.py parses mpi4py-style buffer
+ * specifications and hands this module plain values: buffers (the buffer
+ * protocol), count and displacement sequences, and MPI handles as the
+ * Fortran integers mpi4py's public py2f() gives (MPI_Comm_f2c, MPI_Type_f2c
+ * here).
+ *
+ * Every family of collectives/families.def is served by one generic init:
+ * its C init's parameters, read from the function's type, say how each
+ * Python value converts (a buffer, a writable buffer, a sequence of ints,
+ * an int, a datatype). A new family's row is all this module needs.
  *
  * Invariants:
  * - A request holds a view of every buffer it was given (Py_buffer, which
@@ -22,11 +28,13 @@
 
 #include <mpi.h>
 #include <mpix/mpix.h>
-#include <string.h>
 
-/* The shape of the two vector families' inits. */
-typedef int (*vector_init_function)(const void *, const int[], const int[], MPI_Datatype, void *, const int[],
-                                    const int[], MPI_Datatype, MPIX_Comm *, MPIX_Info *, MPIX_Request **);
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 static PyObject *mpix_error; /* mpixrma.Error */
 
@@ -86,7 +94,7 @@ static int *int_array(PyObject *sequence, Py_ssize_t *length) {
     PyObject *fast = PySequence_Fast(sequence, "counts and displacements must be sequences of integers");
     if (fast == NULL) return NULL;
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    int *values = PyMem_Malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    int *values = static_cast<int *>(PyMem_Malloc(sizeof(int) * (size_t)(n > 0 ? n : 1)));
     for (Py_ssize_t i = 0; values != NULL && i < n; ++i) {
         const long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
         if (v == -1 && PyErr_Occurred()) {
@@ -114,9 +122,9 @@ typedef struct {
 } Comm;
 
 static int comm_init(Comm *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"fortran_handle", NULL};
+    static const char *keywords[] = {"fortran_handle", NULL};
     PyObject *handle;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", keywords, &handle)) return -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", const_cast<char **>(keywords), &handle)) return -1;
     MPI_Fint comm;
     if (fortran_handle(handle, &comm) != 0) return -1;
     const int code = MPIX_Comm_init(&self->comm, MPI_Comm_f2c(comm));
@@ -139,15 +147,9 @@ static PyMethodDef comm_methods[] = {
     {"Free", (PyCFunction)comm_free, METH_NOARGS, "MPIX_Comm_free (collective)."},
     {NULL, NULL, 0, NULL}};
 
-static PyTypeObject CommType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mpixrma._mpixrma.Comm",
-    .tp_basicsize = sizeof(Comm),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    .tp_doc = "The library's communicator over an MPI communicator (MPIX_Comm_init; collective).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = (initproc)comm_init,
-    .tp_methods = comm_methods,
-};
+/* Its fields are set in PyInit__mpixrma (C++17 has no designated
+ * initializers). */
+static PyTypeObject CommType = {PyVarObject_HEAD_INIT(NULL, 0)};
 
 /* ---- Request ------------------------------------------------------------ */
 
@@ -190,9 +192,9 @@ static PyObject *request_start(Request *self, PyObject *unused) {
 
 /* Wait(status=None), as mpi4py's: status, if given, is set empty. */
 static PyObject *request_wait(Request *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"status", NULL};
+    static const char *keywords[] = {"status", NULL};
     PyObject *status = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", keywords, &status)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char **>(keywords), &status)) return NULL;
     int code;
     Py_BEGIN_ALLOW_THREADS code = MPIX_Wait(self->request, MPI_STATUS_IGNORE);
     Py_END_ALLOW_THREADS if (code != MPI_SUCCESS) return raise_code(code);
@@ -203,9 +205,9 @@ static PyObject *request_wait(Request *self, PyObject *args, PyObject *kwargs) {
 /* Test(status=None): whether it completed; status, if given and it did,
  * is set empty. */
 static PyObject *request_test(Request *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"status", NULL};
+    static const char *keywords[] = {"status", NULL};
     PyObject *status = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", keywords, &status)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", const_cast<char **>(keywords), &status)) return NULL;
     int flag = 0;
     const int code = MPIX_Test(self->request, &flag, MPI_STATUS_IGNORE);
     if (code != MPI_SUCCESS) return raise_code(code);
@@ -319,15 +321,7 @@ static PyGetSetDef request_getset[] = {
     {"settled", (getter)request_settled, NULL, "Whether it runs its chosen algorithm.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyTypeObject RequestType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "mpixrma._mpixrma.Request",
-    .tp_basicsize = sizeof(Request),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A persistent exchange: Start, Wait, Test, Free; a context manager that frees it.",
-    .tp_dealloc = (destructor)request_dealloc,
-    .tp_methods = request_methods,
-    .tp_getset = request_getset,
-};
+static PyTypeObject RequestType = {PyVarObject_HEAD_INIT(NULL, 0)};
 
 /* ---- init calls --------------------------------------------------------- */
 
@@ -358,8 +352,9 @@ static int info_from(PyObject *dict, MPIX_Info **info_out) {
     return 0;
 }
 
-/* A new Request holding views of sendbuf (None: MPI_IN_PLACE) and recvbuf. */
-static Request *new_request(PyObject *comm, PyObject *send_object, PyObject *recv_object) {
+/* A new Request on comm, holding no buffer yet (its init's conversions
+ * add the views). */
+static Request *new_request(PyObject *comm) {
     if (!PyObject_TypeCheck(comm, &CommType) || ((Comm *)comm)->comm == NULL) {
         PyErr_SetString(PyExc_TypeError, "comm must be a live mpixrma Comm");
         return NULL;
@@ -371,26 +366,7 @@ static Request *new_request(PyObject *comm, PyObject *send_object, PyObject *rec
     self->moved_send.obj = NULL;
     Py_INCREF(comm);
     self->comm = comm;
-    if (send_object != Py_None) {
-        if (PyObject_GetBuffer(send_object, &self->send, PyBUF_ANY_CONTIGUOUS) != 0) goto fail;
-        self->has_send = 1;
-    }
-    if (PyObject_GetBuffer(recv_object, &self->recv, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) != 0) goto fail;
-    self->has_recv = 1;
     return self;
-fail:
-    Py_DECREF(self);
-    return NULL;
-}
-
-/* The send and receive datatypes from their Fortran handles; -1 with an
- * exception. */
-static int datatypes(PyObject *sendtype, PyObject *recvtype, MPI_Datatype *stype, MPI_Datatype *rtype) {
-    MPI_Fint send, recv;
-    if (fortran_handle(sendtype, &send) != 0 || fortran_handle(recvtype, &recv) != 0) return -1;
-    *stype = MPI_Type_f2c(send);
-    *rtype = MPI_Type_f2c(recv);
-    return 0;
 }
 
 /* What an init call returns: the request, or NULL with the exception its
@@ -403,89 +379,197 @@ static PyObject *made(Request *self) {
     return (PyObject *)self;
 }
 
-/* _vector_init(family, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
- * recvcounts, rdispls, recvtype, comm, info): family "alltoallv" or
- * "neighbor_alltoallv". */
-static PyObject *vector_init(PyObject *module, PyObject *args) {
-    (void)module;
-    const char *family;
-    PyObject *send_object, *sendcounts, *sdispls, *sendtype, *recv_object, *recvcounts, *rdispls, *recvtype;
-    PyObject *comm, *info_dict;
-    if (!PyArg_ParseTuple(args, "sOOOOOOOOOO", &family, &send_object, &sendcounts, &sdispls, &sendtype,
-                          &recv_object, &recvcounts, &rdispls, &recvtype, &comm, &info_dict))
-        return NULL;
-    vector_init_function init = NULL;
-    if (strcmp(family, "alltoallv") == 0) init = MPIX_Alltoallv_init;
-    if (strcmp(family, "neighbor_alltoallv") == 0) init = MPIX_Neighbor_alltoallv_init;
-    if (init == NULL) return PyErr_Format(PyExc_ValueError, "no vector family '%s'", family);
-    MPI_Datatype stype, rtype;
-    if (datatypes(sendtype, recvtype, &stype, &rtype) != 0) return NULL;
-    Request *self = new_request(comm, send_object, recv_object);
-    if (self == NULL) return NULL;
-    Py_ssize_t n[4];
-    int *arrays[4] = {int_array(sendcounts, &n[0]), NULL, NULL, NULL};
-    if (arrays[0] != NULL) arrays[1] = int_array(sdispls, &n[1]);
-    if (arrays[1] != NULL) arrays[2] = int_array(recvcounts, &n[2]);
-    if (arrays[2] != NULL) arrays[3] = int_array(rdispls, &n[3]);
-    MPIX_Info *info = NULL;
-    int code = MPI_SUCCESS;
-    if (arrays[3] != NULL && info_from(info_dict, &info) == 0) {
-        code = init(self->has_send ? self->send.buf : MPI_IN_PLACE, arrays[0], arrays[1], stype, self->recv.buf,
-                    arrays[2], arrays[3], rtype, ((Comm *)comm)->comm, info, &self->request);
-        if (info != NULL) MPIX_Info_free(&info);
-        if (code != MPI_SUCCESS) raise_code(code);
-    }
-    for (int i = 0; i < 4; ++i) PyMem_Free(arrays[i]);
-    return made(self);
-}
+/* How one Python value becomes one parameter of a family's C init, by the
+ * parameter's C type. Each converts in place (self holds what must outlive
+ * the call) and returns -1 with an exception set where the value does not
+ * convert. */
+template <class T>
+struct Parameter; /* a parameter type no family has yet: add its conversion */
 
-/* _alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount,
- * recvtype, comm, info). */
-static PyObject *alltoall_init(PyObject *module, PyObject *args) {
-    (void)module;
-    PyObject *send_object, *sendtype, *recv_object, *recvtype, *comm, *info_dict;
-    int sendcount, recvcount;
-    if (!PyArg_ParseTuple(args, "OiOOiOOO", &send_object, &sendcount, &sendtype, &recv_object, &recvcount,
-                          &recvtype, &comm, &info_dict))
-        return NULL;
-    MPI_Datatype stype, rtype;
-    if (datatypes(sendtype, recvtype, &stype, &rtype) != 0) return NULL;
-    Request *self = new_request(comm, send_object, recv_object);
-    if (self == NULL) return NULL;
-    MPIX_Info *info = NULL;
-    if (info_from(info_dict, &info) == 0) {
-        const int code = MPIX_Alltoall_init(self->has_send ? self->send.buf : MPI_IN_PLACE, sendcount, stype,
-                                            self->recv.buf, recvcount, rtype, ((Comm *)comm)->comm, info,
-                                            &self->request);
-        if (info != NULL) MPIX_Info_free(&info);
-        if (code != MPI_SUCCESS) raise_code(code);
+/* The send buffer (None for MPI_IN_PLACE): the request's view of it. */
+template <>
+struct Parameter<const void *> {
+    const void *value = MPI_IN_PLACE;
+    int convert(PyObject *object, Request *self) {
+        if (object == Py_None) return 0;
+        if (PyObject_GetBuffer(object, &self->send, PyBUF_ANY_CONTIGUOUS) != 0) return -1;
+        self->has_send = 1;
+        value = self->send.buf;
+        return 0;
     }
-    return made(self);
-}
+};
 
-/* Every family of collectives/families.def, by folder, with its public
- * listing: the families table is the only list of them. */
-typedef struct {
-    const char *folder;
+/* The receive buffer, writable: the request's view of it. */
+template <>
+struct Parameter<void *> {
+    void *value = nullptr;
+    int convert(PyObject *object, Request *self) {
+        if (PyObject_GetBuffer(object, &self->recv, PyBUF_ANY_CONTIGUOUS | PyBUF_WRITABLE) != 0) return -1;
+        self->has_recv = 1;
+        value = self->recv.buf;
+        return 0;
+    }
+};
+
+/* Counts or displacements: a sequence of ints, copied (the library copies
+ * them too). */
+template <>
+struct Parameter<const int *> {
+    std::vector<int> values;
+    const int *value = nullptr;
+    int convert(PyObject *object, Request *) {
+        Py_ssize_t n = 0;
+        int *array = int_array(object, &n);
+        if (array == NULL) return -1;
+        values.assign(array, array + n);
+        PyMem_Free(array);
+        value = values.data();
+        return 0;
+    }
+};
+
+template <>
+struct Parameter<int> {
+    int value = 0;
+    int convert(PyObject *object, Request *) {
+        const long v = PyLong_AsLong(object);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < -2147483647L - 1 || v > 2147483647L) {
+            PyErr_SetString(PyExc_OverflowError, "a count does not fit a C int");
+            return -1;
+        }
+        value = (int)v;
+        return 0;
+    }
+};
+
+/* A datatype, as the Fortran handle mpi4py's py2f() gives. */
+template <>
+struct Parameter<MPI_Datatype> {
+    MPI_Datatype value = MPI_DATATYPE_NULL;
+    int convert(PyObject *object, Request *) {
+        MPI_Fint handle;
+        if (fortran_handle(object, &handle) != 0) return -1;
+        value = MPI_Type_f2c(handle);
+        return 0;
+    }
+};
+
+/* A family's C init, called with Python values: its parameters before
+ * (xcomm, info, request), each converted by its Parameter. */
+template <class Init>
+struct FamilyInit;
+
+template <class... P>
+struct FamilyInit<int (*)(P...)> {
+    static constexpr size_t count = sizeof...(P) - 3;
+    template <size_t I>
+    using ParameterAt = Parameter<std::tuple_element_t<I, std::tuple<P...>>>;
+
+    template <size_t... I>
+    static PyObject *call(int (*init)(P...), PyObject *values, PyObject *comm, PyObject *info_dict,
+                          std::index_sequence<I...>) {
+        static_assert(std::is_same<std::tuple_element_t<count, std::tuple<P...>>, MPIX_Comm *>::value &&
+                          std::is_same<std::tuple_element_t<count + 1, std::tuple<P...>>, MPIX_Info *>::value &&
+                          std::is_same<std::tuple_element_t<count + 2, std::tuple<P...>>, MPIX_Request **>::value,
+                      "a family's init ends with (MPIX_Comm *, MPIX_Info *, MPIX_Request **)");
+        if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) != (Py_ssize_t)count)
+            return PyErr_Format(PyExc_TypeError, "the init takes %d values before comm", (int)count);
+        Request *self = new_request(comm);
+        if (self == NULL) return NULL;
+        std::tuple<ParameterAt<I>...> parameters;
+        const bool converted = (... && (std::get<I>(parameters).convert(PyTuple_GET_ITEM(values, I), self) == 0));
+        MPIX_Info *info = NULL;
+        if (converted && info_from(info_dict, &info) == 0) {
+            const int code = init(std::get<I>(parameters).value..., ((Comm *)comm)->comm, info, &self->request);
+            if (info != NULL) MPIX_Info_free(&info);
+            if (code != MPI_SUCCESS) raise_code(code);
+        }
+        return made(self);
+    }
+    static PyObject *call(int (*init)(P...), PyObject *values, PyObject *comm, PyObject *info_dict) {
+        return call(init, values, comm, info_dict, std::make_index_sequence<count>());
+    }
+};
+
+/* Every family of collectives/families.def, by folder: its init, its
+ * parameters' names (the Python layer maps buffer specifications onto
+ * them) and its public listing. The families table is the only list. */
+struct Family {
+    const char *folder, *name, *parameters;
+    PyObject *(*init)(PyObject *values, PyObject *comm, PyObject *info);
     int (*count)(int *);
     int (*describe)(int, const char **, const char **, int *);
-} ListedFamily;
-
-static const ListedFamily listed_families[] = {
-#define MPIX_FAMILY(folder, Name, rows_namespace, ...) {#folder, MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
-#include "collectives/families.def"
-#undef MPIX_FAMILY
 };
+
+#define MPIX_FAMILY(folder, Name, rows_namespace, parameters, names)                                            \
+    {#folder, #Name, #names,                                                                                    \
+     [](PyObject *values, PyObject *comm, PyObject *info) {                                                    \
+         return FamilyInit<decltype(&MPIX_##Name##_init)>::call(MPIX_##Name##_init, values, comm, info);       \
+     },                                                                                                         \
+     MPIX_##Name##_algorithm_count, MPIX_##Name##_algorithm},
+static const Family families[] = {
+#include "collectives/families.def"
+};
+#undef MPIX_FAMILY
+
+/* The family whose folder is given; NULL with ValueError if none. */
+static const Family *family_named(const char *folder) {
+    for (const Family &family : families)
+        if (std::strcmp(folder, family.folder) == 0) return &family;
+    PyErr_Format(PyExc_ValueError, "no family '%s' in collectives/families.def", folder);
+    return NULL;
+}
+
+/* _init(family, values, comm, info): the family's C init over values, the
+ * tuple of its parameters before (xcomm, info, request). */
+static PyObject *family_init(PyObject *module, PyObject *args) {
+    (void)module;
+    const char *folder;
+    PyObject *values, *comm, *info_dict;
+    if (!PyArg_ParseTuple(args, "sOOO", &folder, &values, &comm, &info_dict)) return NULL;
+    const Family *family = family_named(folder);
+    return family == NULL ? NULL : family->init(values, comm, info_dict);
+}
+
+/* _families(): [(folder, name, (parameter names))], in the table's order. */
+static PyObject *list_families(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    PyObject *rows = PyList_New(0);
+    for (const Family &family : families) {
+        /* "(sendbuf, sendcount, ...)" as the row gives it: its names. */
+        std::string text(family.parameters + 1, std::strlen(family.parameters) - 2);
+        PyObject *list = PyList_New(0);
+        for (size_t begin = 0; list != NULL && begin <= text.size();) {
+            size_t end = text.find(',', begin);
+            if (end == std::string::npos) end = text.size();
+            const size_t first = text.find_first_not_of(' ', begin);
+            const size_t last = text.find_last_not_of(' ', end - 1);
+            PyObject *name = PyUnicode_FromStringAndSize(text.data() + first, (Py_ssize_t)(last + 1 - first));
+            if (name == NULL || PyList_Append(list, name) != 0) Py_CLEAR(list);
+            Py_XDECREF(name);
+            begin = end + 1;
+        }
+        PyObject *row = list == NULL ? NULL : Py_BuildValue("(ssN)", family.folder, family.name, PyList_AsTuple(list));
+        Py_XDECREF(list);
+        if (row == NULL || PyList_Append(rows, row) != 0) {
+            Py_XDECREF(row);
+            Py_DECREF(rows);
+            return NULL;
+        }
+        Py_DECREF(row);
+    }
+    return rows;
+}
 
 /* _algorithms(family): [(name, description, capabilities)] from its listing. */
 static PyObject *algorithms(PyObject *module, PyObject *args) {
     (void)module;
     const char *family;
     if (!PyArg_ParseTuple(args, "s", &family)) return NULL;
-    const ListedFamily *listed = NULL;
-    for (size_t i = 0; i < sizeof listed_families / sizeof *listed_families; ++i)
-        if (strcmp(family, listed_families[i].folder) == 0) listed = &listed_families[i];
-    if (listed == NULL) return PyErr_Format(PyExc_ValueError, "no family '%s' in collectives/families.def", family);
+    const Family *listed = family_named(family);
+    if (listed == NULL) return NULL;
     int (*count_of)(int *) = listed->count;
     int (*describe)(int, const char **, const char **, int *) = listed->describe;
     int count = 0;
@@ -506,8 +590,8 @@ static PyObject *algorithms(PyObject *module, PyObject *args) {
 }
 
 static PyMethodDef module_methods[] = {
-    {"_vector_init", vector_init, METH_VARARGS, "MPIX_Alltoallv_init or MPIX_Neighbor_alltoallv_init."},
-    {"_alltoall_init", alltoall_init, METH_VARARGS, "MPIX_Alltoall_init."},
+    {"_init", family_init, METH_VARARGS, "A family's MPIX_<Name>_init over its parameters' values."},
+    {"_families", list_families, METH_NOARGS, "Every family: (folder, name, its init's parameter names)."},
     {"_algorithms", algorithms, METH_VARARGS, "A family's registered algorithms."},
     {NULL, NULL, 0, NULL}};
 
@@ -516,6 +600,20 @@ static struct PyModuleDef module_definition = {PyModuleDef_HEAD_INIT, "_mpixrma"
                                                module_methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__mpixrma(void) {
+    CommType.tp_name = "mpixrma._mpixrma.Comm";
+    CommType.tp_basicsize = sizeof(Comm);
+    CommType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
+    CommType.tp_doc = "The library's communicator over an MPI communicator (MPIX_Comm_init; collective).";
+    CommType.tp_new = PyType_GenericNew;
+    CommType.tp_init = (initproc)comm_init;
+    CommType.tp_methods = comm_methods;
+    RequestType.tp_name = "mpixrma._mpixrma.Request";
+    RequestType.tp_basicsize = sizeof(Request);
+    RequestType.tp_flags = Py_TPFLAGS_DEFAULT;
+    RequestType.tp_doc = "A persistent exchange: Start, Wait, Test, Free; a context manager that frees it.";
+    RequestType.tp_dealloc = (destructor)request_dealloc;
+    RequestType.tp_methods = request_methods;
+    RequestType.tp_getset = request_getset;
     if (PyType_Ready(&CommType) < 0 || PyType_Ready(&RequestType) < 0) return NULL;
     PyObject *module = PyModule_Create(&module_definition);
     if (module == NULL) return NULL;
