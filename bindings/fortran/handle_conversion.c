@@ -4,7 +4,9 @@
  * MPI_Comm_f2c / MPI_Type_f2c (macros on MPICH, functions on Open MPI), and
  * back for the communicator the library keeps; read a buffer's address from
  * its Fortran descriptor; and stand for C's MPI_STATUS_IGNORE. Each function
- * is the C call it names, with Fortran handles; nothing else.
+ * is the C call it names, with Fortran handles; nothing else. The families'
+ * inits are converted the same way in family_shims.c, which
+ * family_bindings.py writes from collectives/families.def.
  */
 #include <ISO_Fortran_binding.h>
 #include <mpi.h>
@@ -25,29 +27,6 @@ int mpix_fortran_comm_get_comm(const MPIX_Comm *xcomm, MPI_Fint *comm) {
     const int rc = MPIX_Comm_get_comm(xcomm, &c);
     *comm = MPI_Comm_c2f(c);
     return rc;
-}
-
-int mpix_fortran_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
-                                const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
-                                MPIX_Info *info, MPIX_Request **request) {
-    return MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts, rdispls,
-                               MPI_Type_f2c(recvtype), xcomm, info, request);
-}
-
-int mpix_fortran_alltoall_init(const void *sendbuf, int sendcount, MPI_Fint sendtype, void *recvbuf,
-                               int recvcount, MPI_Fint recvtype, MPIX_Comm *xcomm, MPIX_Info *info,
-                               MPIX_Request **request) {
-    return MPIX_Alltoall_init(sendbuf, sendcount, MPI_Type_f2c(sendtype), recvbuf, recvcount, MPI_Type_f2c(recvtype),
-                              xcomm, info, request);
-}
-
-int mpix_fortran_neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                         MPI_Fint sendtype, void *recvbuf, const int recvcounts[],
-                                         const int rdispls[], MPI_Fint recvtype, MPIX_Comm *xcomm,
-                                         MPIX_Info *info, MPIX_Request **request) {
-    return MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, MPI_Type_f2c(sendtype), recvbuf, recvcounts,
-                                        rdispls, MPI_Type_f2c(recvtype), xcomm, info, request);
 }
 
 /* The address of a Fortran variable passed by reference: how the module

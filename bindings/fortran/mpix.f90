@@ -71,7 +71,8 @@ module mpix
 
   public :: MPIX_Comm_init, MPIX_Comm_free, MPIX_Comm_get_comm
   public :: MPIX_Info_init, MPIX_Info_set, MPIX_Info_get, MPIX_Info_free
-  public :: MPIX_Alltoallv_init, MPIX_Alltoall_init, MPIX_Neighbor_alltoallv_init
+  ! Every family's MPIX_<Name>_init (collectives/families.def).
+  include "family_public.f90"
   public :: MPIX_Start, MPIX_Startall, MPIX_Wait, MPIX_Waitall, MPIX_Test, MPIX_Request_free
   public :: MPIX_Request_get_algorithm, MPIX_Error_string
   public :: MPIX_Alloc_mem, MPIX_Free_mem
@@ -130,13 +131,6 @@ module mpix
       integer(c_int), value :: count
       type(c_ptr), dimension(*), intent(inout) :: requests
     end function
-    integer(c_int) function c_alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, &
-                                            xcomm, info, request) bind(C, name="mpix_fortran_alltoall_init")
-      import :: c_int, c_ptr
-      type(c_ptr), value :: sendbuf, recvbuf, xcomm, info
-      integer(c_int), value :: sendcount, sendtype, recvcount, recvtype
-      type(c_ptr), intent(out) :: request
-    end function
     integer(c_int) function c_test(request, flag) bind(C, name="mpix_fortran_test")
       import :: c_int, c_ptr
       type(c_ptr), value :: request
@@ -159,20 +153,10 @@ module mpix
       import :: c_int, c_ptr
       type(c_ptr), value :: base
     end function
+    ! Every family's C init with Fortran datatype handles (family_shims.c).
+    include "family_interfaces.f90"
   end interface
 
-  ! What the C inits of the two vector families (Alltoallv, neighbourhood
-  ! Alltoallv) take, with Fortran handles for the datatypes.
-  abstract interface
-    integer(c_int) function vector_init_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-                                          rdispls, recvtype, xcomm, info, request) bind(C)
-      import :: c_int, c_ptr
-      type(c_ptr), value :: sendbuf, recvbuf, xcomm, info
-      integer(c_int), dimension(*), intent(in) :: sendcounts, sdispls, recvcounts, rdispls
-      integer(c_int), value :: sendtype, recvtype
-      type(c_ptr), intent(out) :: request
-    end function
-  end interface
   ! Frees a handle and sets it to NULL (MPIX_Comm_free, MPIX_Info_free,
   ! MPIX_Request_free), and the calls on a request alone.
   abstract interface
@@ -190,8 +174,6 @@ module mpix
   procedure(handle_free_c), bind(C, name="mpixrma_Request_free") :: c_request_free
   procedure(request_call_c), bind(C, name="mpixrma_Start") :: c_start
   procedure(request_call_c), bind(C, name="mpix_fortran_wait") :: c_wait
-  procedure(vector_init_c), bind(C, name="mpix_fortran_alltoallv_init") :: c_alltoallv_init
-  procedure(vector_init_c), bind(C, name="mpix_fortran_neighbor_alltoallv_init") :: c_neighbor_alltoallv_init
 
 contains
 
@@ -212,12 +194,12 @@ contains
 
   ! MPI_ERR_BUFFER where a non-empty buffer is not contiguous: the library
   ! would otherwise keep the address of a compiler's temporary copy.
-  logical function buffers_usable(send, send_size, recv, recv_size, ierror)
-    type(c_ptr), intent(in) :: send, recv
-    integer, intent(in) :: send_size, recv_size
+  logical function buffer_usable(address, elements, ierror)
+    type(c_ptr), intent(in) :: address
+    integer, intent(in) :: elements
     integer, optional, intent(out) :: ierror
-    buffers_usable = (c_associated(send) .or. send_size == 0) .and. (c_associated(recv) .or. recv_size == 0)
-    if (.not. buffers_usable) call set_error(int(MPI_ERR_BUFFER, c_int), ierror)
+    buffer_usable = c_associated(address) .or. elements == 0
+    if (.not. buffer_usable) call set_error(int(MPI_ERR_BUFFER, c_int), ierror)
   end function
 
   !> MPIX_Comm_init: the library's communicator over comm. Collective.
@@ -296,72 +278,9 @@ contains
     call set_error(c_info_free(info%handle), ierror)
   end subroutine
 
-  ! A vector family's init: the buffers' addresses checked, the C init called.
-  subroutine vector_init(c_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-                         recvtype, xcomm, info, request, ierror)
-    procedure(vector_init_c) :: c_init
-    type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
-    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPIX_Comm), intent(in) :: xcomm
-    type(MPIX_Info), intent(in) :: info
-    type(MPIX_Request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    type(c_ptr) :: send, recv
-    send = kept_address(sendbuf)
-    recv = kept_address(recvbuf)
-    if (.not. buffers_usable(send, size(sendbuf), recv, size(recvbuf), ierror)) return
-    call set_error(c_init(send, sendcounts, sdispls, int(sendtype%MPI_VAL, c_int), recv, recvcounts, rdispls, &
-                          int(recvtype%MPI_VAL, c_int), xcomm%handle, info%handle, request%handle), ierror)
-  end subroutine
-
-  !> MPIX_Alltoallv_init: a persistent MPI_Alltoallv. Collective.
-  subroutine MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-                                 recvtype, xcomm, info, request, ierror)
-    type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
-    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPIX_Comm), intent(in) :: xcomm
-    type(MPIX_Info), intent(in) :: info
-    type(MPIX_Request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    call vector_init(c_alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, &
-                     recvtype, xcomm, info, request, ierror)
-  end subroutine
-
-  !> MPIX_Alltoall_init: a persistent MPI_Alltoall. Collective.
-  subroutine MPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, xcomm, info, &
-                                request, ierror)
-    type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
-    integer, intent(in) :: sendcount, recvcount
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPIX_Comm), intent(in) :: xcomm
-    type(MPIX_Info), intent(in) :: info
-    type(MPIX_Request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    type(c_ptr) :: send, recv
-    send = kept_address(sendbuf)
-    recv = kept_address(recvbuf)
-    if (.not. buffers_usable(send, size(sendbuf), recv, size(recvbuf), ierror)) return
-    call set_error(c_alltoall_init(send, int(sendcount, c_int), int(sendtype%MPI_VAL, c_int), recv, &
-                                   int(recvcount, c_int), int(recvtype%MPI_VAL, c_int), xcomm%handle, &
-                                   info%handle, request%handle), ierror)
-  end subroutine
-
-  !> MPIX_Neighbor_alltoallv_init: a persistent MPI_Neighbor_alltoallv on a
-  !> distributed-graph communicator. Collective.
-  subroutine MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-                                          rdispls, recvtype, xcomm, info, request, ierror)
-    type(*), dimension(..), target, asynchronous :: sendbuf, recvbuf
-    integer, intent(in) :: sendcounts(*), sdispls(*), recvcounts(*), rdispls(*)
-    type(MPI_Datatype), intent(in) :: sendtype, recvtype
-    type(MPIX_Comm), intent(in) :: xcomm
-    type(MPIX_Info), intent(in) :: info
-    type(MPIX_Request), intent(out) :: request
-    integer, optional, intent(out) :: ierror
-    call vector_init(c_neighbor_alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, &
-                     rdispls, recvtype, xcomm, info, request, ierror)
-  end subroutine
+  ! Every family's MPIX_<Name>_init: its buffers' addresses checked, its C
+  ! init called (family_bindings.py writes them from the families table).
+  include "family_procedures.f90"
 
   !> MPIX_Start.
   subroutine MPIX_Start(request, ierror)
