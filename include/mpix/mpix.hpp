@@ -10,9 +10,10 @@
  *
  * mpix::Alltoall is the same with one count per block, and
  * mpix::NeighborAlltoallv, on a distributed graph communicator, with one
- * count per edge.
+ * count per edge. Every family of the table (collectives/families.def) has
+ * mpix::Persistent<MPIX_<Name>_init>, made from its C init's arguments.
  *
- * Owners (Comm, Info, Alltoallv, Alltoall, NeighborAlltoallv, Win) are move-only: a moved-from object owns
+ * Owners (Comm, Info, Persistent and the classes above, Win) are move-only: a moved-from object owns
  * nothing and its destructor frees nothing. Destroying a Comm, an Alltoallv of
  * an RMA algorithm or a created Win is collective, as the C frees are: let
  * them go out of scope on every rank in the same order (or call free()).
@@ -42,6 +43,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -350,18 +352,6 @@ class Request {
   /// @cond internal
   Request() = default;
   void adopt(MPIX_Request* made) { owner_ = Owner(made); }
-  /// A vector exchange's C init (MPIX_Alltoallv_init,
-  /// MPIX_Neighbor_alltoallv_init) over these arguments, its request adopted.
-  using VectorInit = int (*)(const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[],
-                             MPI_Datatype, MPIX_Comm*, MPIX_Info*, MPIX_Request**);
-  void init_vector(VectorInit c_init, const void* sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                   MPI_Datatype recvtype, const Comm& comm, const Info* info) {
-    MPIX_Request* h = nullptr;
-    check(c_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm.handle(),
-                 info ? info->handle() : nullptr, &h));
-    adopt(h);
-  }
   /// @endcond
 
  private:
@@ -369,25 +359,67 @@ class Request {
   Owner owner_;
 };
 
+/// @cond internal
+namespace detail {
+/// The parameters of a family's C init before (xcomm, info, request), as a
+/// std::tuple of their types.
+template <class Init>
+struct InitParameters;
+template <class... P>
+struct InitParameters<int (*)(P...)> {
+  static constexpr std::size_t count = sizeof...(P) - 3;
+  static_assert(std::is_same_v<std::tuple_element_t<count, std::tuple<P...>>, MPIX_Comm*> &&
+                    std::is_same_v<std::tuple_element_t<count + 1, std::tuple<P...>>, MPIX_Info*> &&
+                    std::is_same_v<std::tuple_element_t<count + 2, std::tuple<P...>>, MPIX_Request**>,
+                "a family's init ends with (MPIX_Comm*, MPIX_Info*, MPIX_Request**)");
+  template <std::size_t... I>
+  static std::tuple<std::tuple_element_t<I, std::tuple<P...>>...> first(std::index_sequence<I...>);
+  using type = decltype(first(std::make_index_sequence<count>()));
+};
+}  // namespace detail
+/// @endcond
+
+/// A persistent request of any family, made by the family's C init from that
+/// init's own arguments, then comm and info: for example
+/// mpix::Persistent<MPIX_Alltoall_init>(sendbuf, 4, MPI_INT, recvbuf, 4,
+/// MPI_INT, comm). Every row of the families table has one, with no code of
+/// its own; Alltoallv, Alltoall and NeighborAlltoallv add typed constructors.
+/// Buffers stay the caller's and must outlive the object.
+template <auto Init, class Parameters = typename detail::InitParameters<decltype(Init)>::type>
+class Persistent;
+
+/// @cond internal
+template <auto Init, class... P>
+class Persistent<Init, std::tuple<P...>> : public Request {
+ public:
+  /// The C init's arguments as they are (MPI_IN_PLACE allowed where the C
+  /// call allows it). Collective.
+  Persistent(P... arguments, const Comm& comm, const Info* info = nullptr) { init(arguments..., comm, info); }
+
+ protected:
+  Persistent() = default;
+  void init(P... arguments, const Comm& comm, const Info* info) {
+    MPIX_Request* h = nullptr;
+    check(Init(arguments..., comm.handle(), info ? info->handle() : nullptr, &h));
+    adopt(h);
+  }
+};
+/// @endcond
+
 /// A persistent Alltoallv (MPIX_Alltoallv_init): buffers stay the caller's and
 /// must outlive the object; the count and displacement arrays are copied.
-class Alltoallv : public Request {
+class Alltoallv : public Persistent<MPIX_Alltoallv_init> {
  public:
   /// The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
-  Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, const Comm& comm,
-            const Info* info = nullptr) {
-    init_vector(MPIX_Alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                comm, info);
-  }
+  using Persistent::Persistent;
   /// Typed pointers: the datatype is deduced from T.
   template <class T>
   Alltoallv(const T* sendbuf, const std::vector<int>& sendcounts, const std::vector<int>& sdispls, T* recvbuf,
             const std::vector<int>& recvcounts, const std::vector<int>& rdispls, const Comm& comm,
             const Info* info = nullptr) {
     check_arrays(comm, sendcounts, sdispls, unknown_size, recvcounts, rdispls, unknown_size);
-    init_vector(MPIX_Alltoallv_init, sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf,
-                recvcounts.data(), rdispls.data(), datatype<T>(), comm, info);
+    init(sendbuf, sendcounts.data(), sdispls.data(), datatype<T>(), recvbuf, recvcounts.data(), rdispls.data(),
+         datatype<T>(), comm, info);
   }
   /// Vectors: also checked, on every rank at once, to hold every block the
   /// counts and displacements name.
@@ -396,8 +428,8 @@ class Alltoallv : public Request {
             const std::vector<int>& sdispls, std::vector<T, RecvAlloc>& recv, const std::vector<int>& recvcounts,
             const std::vector<int>& rdispls, const Comm& comm, const Info* info = nullptr) {
     check_arrays(comm, sendcounts, sdispls, send.size(), recvcounts, rdispls, recv.size());
-    init_vector(MPIX_Alltoallv_init, send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(),
-                recvcounts.data(), rdispls.data(), datatype<T>(), comm, info);
+    init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
+         rdispls.data(), datatype<T>(), comm, info);
   }
 
  private:
@@ -416,13 +448,10 @@ class Alltoallv : public Request {
 /// A persistent Alltoall (MPIX_Alltoall_init): block r of each buffer goes
 /// to, or comes from, rank r. Buffers stay the caller's and must outlive the
 /// object.
-class Alltoall : public Request {
+class Alltoall : public Persistent<MPIX_Alltoall_init> {
  public:
   /// The C API's arguments as they are (MPI_IN_PLACE allowed as sendbuf).
-  Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-           MPI_Datatype recvtype, const Comm& comm, const Info* info = nullptr) {
-    init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info);
-  }
+  using Persistent::Persistent;
   /// Vectors, in the C call's order without the datatypes (deduced from T):
   /// blocks of sendcount and recvcount elements; checked, on every rank at
   /// once, to hold a block per rank.
@@ -440,15 +469,6 @@ class Alltoall : public Request {
                                    std::to_string(small));
     init(send.data(), sendcount, datatype<T>(), recv.data(), recvcount, datatype<T>(), comm, info);
   }
-
- private:
-  void init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-            MPI_Datatype recvtype, const Comm& comm, const Info* info) {
-    MPIX_Request* h = nullptr;
-    check(MPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm.handle(),
-                             info ? info->handle() : nullptr, &h));
-    adopt(h);
-  }
 };
 
 /// A persistent neighbourhood Alltoallv (MPIX_Neighbor_alltoallv_init) over
@@ -456,15 +476,10 @@ class Alltoall : public Request {
 /// per edge, in MPI_Dist_graph_neighbors' order (sources receive,
 /// destinations send). Buffers stay the caller's and must outlive the
 /// object.
-class NeighborAlltoallv : public Request {
+class NeighborAlltoallv : public Persistent<MPIX_Neighbor_alltoallv_init> {
  public:
   /// The C API's arguments as they are.
-  NeighborAlltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                    const Comm& comm, const Info* info = nullptr) {
-    init_vector(MPIX_Neighbor_alltoallv_init, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                recvtype, comm, info);
-  }
+  using Persistent::Persistent;
   /// Vectors: checked, on every rank at once, to hold one entry per edge and
   /// every block the counts and displacements name.
   template <class T, class SendAlloc, class RecvAlloc>
@@ -482,8 +497,8 @@ class NeighborAlltoallv : public Request {
                                    sendcounts, sdispls, send.size(), recvcounts, rdispls, recv.size(),
                                    "sendcounts and sdispls need one entry per destination edge, recvcounts and "
                                    "rdispls one per source edge");
-    init_vector(MPIX_Neighbor_alltoallv_init, send.data(), sendcounts.data(), sdispls.data(), datatype<T>(),
-                recv.data(), recvcounts.data(), rdispls.data(), datatype<T>(), comm, info);
+    init(send.data(), sendcounts.data(), sdispls.data(), datatype<T>(), recv.data(), recvcounts.data(),
+         rdispls.data(), datatype<T>(), comm, info);
   }
 };
 

@@ -24,6 +24,21 @@ static_assert(!std::is_copy_constructible_v<mpix::Win> && !std::is_copy_construc
 static_assert(!std::is_copy_assignable_v<mpix::NeighborAlltoallv> &&
               std::is_nothrow_move_assignable_v<mpix::NeighborAlltoallv>);
 
+// Every family of the table has mpix::Persistent over its C init, made from
+// that init's own parameters (the row's), then a Comm: no line of its own.
+template <auto Init, class... P>
+constexpr bool made_from(void (*)(P...)) {
+  return std::is_constructible_v<mpix::Persistent<Init>, P..., const mpix::Comm&> &&
+         std::is_constructible_v<mpix::Persistent<Init>, P..., const mpix::Comm&, const mpix::Info*>;
+}
+#define MPIX_FAMILY(folder, Name, rows_namespace, parameters, names) \
+  static_assert(made_from<MPIX_##Name##_init>(static_cast<void(*) parameters>(nullptr)), #Name);
+#include "collectives/families.def"
+#undef MPIX_FAMILY
+// The typed classes keep the C arguments' constructor.
+static_assert(std::is_constructible_v<mpix::Alltoall, const void*, int, MPI_Datatype, void*, int, MPI_Datatype,
+                                      const mpix::Comm&>);
+
 // Uniform blocks of `block` elements: element k of the block from s to r is
 // value(s, r, k, iteration).
 template <class T>
@@ -112,6 +127,24 @@ TEST_F(CppApi, EveryRegisteredAlgorithmCanBeForcedThroughInfo) {
     exchange.wait();
     for (int s = 0; s < 3 * p; ++s) EXPECT_EQ(recv[s], value<long>(s / 3, me, s % 3, 0)) << name;
   }
+}
+
+// A family's generic request, from the C call's own arguments, in C's order.
+TEST_F(CppApi, PersistentOverAFamilysInitTakesTheCArguments) {
+  const mpix::Comm comm(MPI_COMM_WORLD);
+  const int n = world_size(), block = 3;
+  std::vector<int> send(n * block), recv(n * block, -1), expected(n * block, -2);
+  mpix::Persistent<MPIX_Alltoall_init> exchange(send.data(), block, MPI_INT, recv.data(), block, MPI_INT, comm);
+  bool same = true;
+  for (int iteration = 0; iteration < 3; ++iteration) {
+    for (int i = 0; i < n * block; ++i) send[i] = value<int>(world_rank(), i / block, i, iteration);
+    exchange.start();
+    exchange.wait();
+    MPI_Alltoall(send.data(), block, MPI_INT, expected.data(), block, MPI_INT, MPI_COMM_WORLD);
+    same = same && recv == expected;
+  }
+  EXPECT_TRUE(same) << "mpix::Persistent<MPIX_Alltoall_init> differs from MPI_Alltoall";
+  EXPECT_FALSE(exchange.algorithm().empty());
 }
 
 TEST_F(CppApi, MovedFromOwnersFreeNothingAndMovesFreeOnce) {
