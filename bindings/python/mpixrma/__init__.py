@@ -246,11 +246,13 @@ def _family_init(folder, name, parameters):
     datatype) make a vector specification, three (buffer, count,
     datatype) a block one, each block for one peer. A neighbourhood
     family (MPI's Neighbor_ prefix) has a distributed graph's peers and
-    no exchange in place; any other, the communicator's ranks."""
+    no exchange in place; any other, the communicator's ranks. None for a
+    family whose parameters fit neither specification: the package still
+    imports, and the test of every family's inits fails for it."""
     half = len(parameters) // 2
     sides = parameters[:half], parameters[half:]
     if len(parameters) % 2 or any(len(side) not in (3, 4) for side in sides):
-        raise ImportError(f"mpixrma: family {folder}: no buffer specification fits its parameters {parameters}")
+        return None  # no specification fits: the family has no Python init yet (a test says so)
     vector = half == 4
     neighbourhood = name.startswith("Neighbor_")
 
@@ -302,10 +304,16 @@ def _block_specs(sendbuf, recvbuf, sends_to, receives_from):
     return send, recv
 
 
-for _folder, _name, _parameters in _families():
-    _function, _method = _family_init(_folder, _name, _parameters)
-    globals()[_function.__name__] = _function
-    setattr(Comm, _method.__name__, _method)
-    __all__.append(_function.__name__)
+def _add_family_inits():
+    """Every family's <Name>_init, as a module function and a Comm method."""
+    for folder, name, parameters in _families():
+        made = _family_init(folder, name, parameters)
+        if made is not None:
+            function, method = made
+            globals()[function.__name__] = function
+            setattr(Comm, method.__name__, method)
+            __all__.append(function.__name__)
+
+
+_add_family_inits()
 __all__.append("families")
-del _folder, _name, _parameters, _function, _method
