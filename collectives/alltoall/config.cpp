@@ -15,8 +15,9 @@ const std::vector<VariableSpec>& alltoall_variables() {
           "unsupported name follows MPIX_FALLBACK."),
       excluded_algorithms_variable<AlltoallConfig>(
           "MPIX_ALLTOALL_EXCLUDE",
-          "Algorithms auto never races, e.g. fence,lock,pscw. An unknown name makes MPIX_Alltoall_init "
-          "fail with MPIX_ERR_CONFIG on every rank. A forced algorithm is not affected.")};
+          "Algorithms auto never races, e.g. fence,lock,pscw; MPI's own call too (auto then starts from the first "
+          "other candidate). An unknown name makes MPIX_Alltoall_init fail with MPIX_ERR_CONFIG on every rank. A "
+          "forced algorithm is not affected.")};
   return rows;
 }
 

@@ -99,7 +99,8 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
 
   // Every candidate that no rank refuses, auto's settings and the largest
   // block any rank sends, agreed by one MPI_Allreduce; the prior is MPI's
-  // own call. A bad hint on any rank fails on every rank.
+  // own call (baseline; -1 where it is excluded). A bad hint on any rank
+  // fails on every rank.
   Selection agreed_selection(const std::vector<const Row*>& rows, int& baseline, AutoSettings& settings,
                              long long& largest_block) const {
     const Args& args = this->args_;
@@ -147,10 +148,20 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
       if (p.eligible && rows[i]->has(capability::mpi_baseline)) baseline = static_cast<int>(i);
     }
     leave_out_aggregation_beside_channel(rows, args, selection);
-    if (baseline < 0)
-      throw Error(MPI_ERR_INTERN, std::string("auto: MPI's own ") + family.title + " call cannot run these arguments");
-    selection.chosen = baseline;
-    selection.reason = "MPI's own call first; the tournament decides";
+    // MPI's own call is the prior; where MPIX_<FAMILY>_EXCLUDE leaves it
+    // out, the first candidate that can run is, and MPI's call never enters
+    // (the tournament runs without a baseline, as the cost-model families'
+    // does).
+    int prior = baseline;
+    for (std::size_t i = 0; prior < 0 && i < n; ++i)
+      if (selection.predictions[i].eligible) prior = static_cast<int>(i);
+    if (prior < 0)
+      throw Error(MPI_ERR_INTERN, std::string("auto: no ") + family.title + " algorithm can run these arguments");
+    selection.chosen = prior;
+    selection.reason = baseline >= 0 ? std::string("MPI's own call first; the tournament decides")
+                                     : std::string("MPI's own call excluded by ") + family.exclude_variable + ": " +
+                                           rows[static_cast<std::size_t>(prior)]->name +
+                                           " first; the tournament decides";
     if (values[oversubscribed])
       for (std::size_t i = 0; i < n; ++i)
         if (selection.predictions[i].eligible && rows[i]->has(capability::node_channel)) {

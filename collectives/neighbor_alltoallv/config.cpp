@@ -17,8 +17,9 @@ const std::vector<VariableSpec>& neighbor_alltoallv_variables() {
         "unknown or unsupported name follows MPIX_FALLBACK."),
     excluded_algorithms_variable<NeighborConfig>(
         "MPIX_NEIGHBOR_ALLTOALLV_EXCLUDE",
-        "Algorithms auto never races, e.g. channel. An unknown name makes MPIX_Neighbor_alltoallv_init fail "
-        "with MPIX_ERR_CONFIG on every rank. A forced algorithm is not affected."),
+        "Algorithms auto never races, e.g. channel; MPI's own call too (auto then starts from the first other "
+        "candidate). An unknown name makes MPIX_Neighbor_alltoallv_init fail with MPIX_ERR_CONFIG on every rank. "
+        "A forced algorithm is not affected."),
     {"MPIX_NEIGHBOR_PACK_BYTES", "int", "4096", "0 or a positive integer",
      "channel algorithm: where a pair of ranks on one node has several non-empty edges one way (duplicate edges) "
      "that carry at most this many bytes in all, they are packed into one message (a copy in at the sender, a "

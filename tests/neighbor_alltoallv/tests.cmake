@@ -13,6 +13,14 @@ mpix_add_test(neighbor_alltoallv.node_size_1 TARGET neighbor_alltoallv RANKS 4 E
 mpix_add_test(neighbor_alltoallv.auto_oversubscribed TARGET neighbor_alltoallv PROCS 2 WRAPPER taskset -c 0
   ENVIRONMENT MPIX_VERBOSE=1 ARGS --gtest_filter=Registry/NeighborOracle.EveryEdgeCarriesItsBlockAsMpiDoes/auto_ring
   PASS "auto \\(ranks outnumber cores: [a-z_]+ first, whose waits yield the core" FAIL "FAILED")
+# MPI's own call left out of auto (MPIX_NEIGHBOR_ALLTOALLV_EXCLUDE): auto
+# starts from another candidate and races the rest without it.
+mpix_registered_algorithms(neighbor_mpi_rows FAMILY neighbor_alltoallv WITH mpi_baseline)
+list(JOIN neighbor_mpi_rows "," neighbor_mpi_rows)
+mpix_add_test(neighbor_alltoallv.exclude_mpi TARGET neighbor_alltoallv RANKS 2 3
+  ENVIRONMENT MPIX_VERBOSE=1 MPIX_NEIGHBOR_ALLTOALLV_EXCLUDE=${neighbor_mpi_rows}
+  ARGS --gtest_filter=Registry/NeighborOracle.EveryEdgeCarriesItsBlockAsMpiDoes/auto_* --gtest_color=no
+  PASS "\\[  PASSED  \\] 7 tests" FAIL "FAILED|MPI's own call first")
 # Rings of two 64-byte slots: every on-node block streams in chunks under
 # flow control, so a pair's duplicate edges must not interleave (unpacked:
 # by default small duplicate edges travel as one message).
