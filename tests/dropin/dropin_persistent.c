@@ -36,32 +36,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { block = 256, iterations = 42, ways = 7, long_run = 10000 };
+#include "checked_exchanges.h"
 
-static int rank_, size_, wrong;
+enum { block = 256, iterations = 42, ways = 7, long_run = 10000 };
 
 static void print_origin(const char *name, void (*function)(void)) {
     Dl_info info;
     printf("%s from %s\n", name, dladdr((void *)function, &info) && info.dli_fname ? info.dli_fname : "?");
-}
-
-static void expect(int ok, const char *what, int it) {
-    if (!ok) {
-        printf("rank %d: WRONG: %s (iteration %d)\n", rank_, what, it);
-        ++wrong;
-    }
-}
-
-/* Buffers and expected data of the three exchanges. */
-typedef struct {
-    int *send, *recv, *expected;
-    int ints;
-} Buffers;
-
-static Buffers buffers(int blocks) {
-    Buffers b = {malloc(sizeof(int) * blocks * block), malloc(sizeof(int) * blocks * block),
-                 malloc(sizeof(int) * blocks * block), blocks * block};
-    return b;
 }
 
 /* All-to-all: block d to rank d is rank*1000 + d*10 + j + it; the ring's
@@ -108,7 +89,7 @@ int main(int argc, char **argv) {
     MPI_Dist_graph_create_adjacent(comm, 2, ring, MPI_UNWEIGHTED, 2, ring, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
     MPI_Comm_set_name(graph, "serve:persistent ring");
 
-    Buffers v = buffers(size_), a = buffers(size_), n = buffers(2);
+    Buffers v = buffers(size_, block), a = buffers(size_, block), n = buffers(2, block);
     int *counts = malloc(sizeof(int) * size_), *displs = malloc(sizeof(int) * size_);
     for (int d = 0; d < size_; ++d) counts[d] = block, displs[d] = d * block;
     const int ring_counts[2] = {block, block}, ring_displs[2] = {0, block};
@@ -242,8 +223,8 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&comm);
     MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank_ == 0) printf("dropin_persistent: %s (%d wrong)\n", wrong ? "WRONG" : "ok", wrong);
-    free(v.send), free(v.recv), free(v.expected), free(a.send), free(a.recv), free(a.expected);
-    free(n.send), free(n.recv), free(n.expected), free(counts), free(displs);
+    release(&v), release(&a), release(&n);
+    free(counts), free(displs);
     MPI_Finalize();
     return wrong != 0;
 }
