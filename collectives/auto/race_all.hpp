@@ -148,18 +148,21 @@ class RaceAll final : public AutoOperation<typename std::decay_t<decltype(family
       if (p.eligible && rows[i]->has(capability::mpi_baseline)) baseline = static_cast<int>(i);
     }
     leave_out_aggregation_beside_channel(rows, args, selection);
-    // MPI's own call is the prior; where MPIX_<FAMILY>_EXCLUDE leaves it
-    // out, the first candidate that can run is, and MPI's call never enters
-    // (the tournament runs without a baseline, as the cost-model families'
-    // does).
+    // MPI's own call is the prior; where it is left out (MPIX_<FAMILY>_EXCLUDE
+    // names it), the first candidate that can run is, and MPI's call never
+    // enters (the tournament runs without a baseline, as the cost-model
+    // families' does).
     int prior = baseline;
     for (std::size_t i = 0; prior < 0 && i < n; ++i)
       if (selection.predictions[i].eligible) prior = static_cast<int>(i);
     if (prior < 0)
       throw Error(MPI_ERR_INTERN, std::string("auto: no ") + family.title + " algorithm can run these arguments");
+    std::string left_out;  // why MPI's own call is not a candidate, where it is not
+    for (std::size_t i = 0; i < n; ++i)
+      if (rows[i]->has(capability::mpi_baseline)) left_out = selection.predictions[i].why_not;
     selection.chosen = prior;
     selection.reason = baseline >= 0 ? std::string("MPI's own call first; the tournament decides")
-                                     : std::string("MPI's own call excluded by ") + family.exclude_variable + ": " +
+                                     : "MPI's own call left out (" + left_out + "): " +
                                            rows[static_cast<std::size_t>(prior)]->name +
                                            " first; the tournament decides";
     if (values[oversubscribed])
