@@ -6,8 +6,18 @@
 #include <mpix/mpix.h>
 
 #include <string>
+#include <vector>
 
 namespace mpix_test {
+
+// The names of a family's registered rows (its <family>_algorithms()), in
+// the registry's order: what the registry-parametrised suites run.
+template <class Rows>
+std::vector<std::string> names_of(const Rows& rows) {
+  std::vector<std::string> names;
+  for (const auto* row : rows) names.emplace_back(row->name);
+  return names;
+}
 
 inline int world_rank() {
   int r = 0;

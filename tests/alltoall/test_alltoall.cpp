@@ -21,11 +21,8 @@ namespace {
 
 constexpr int poison = -7;
 
-std::vector<std::string> alltoall_algorithm_names() {
-  std::vector<std::string> names;
-  for (const auto* row : mpix::alltoall_algorithms()) names.emplace_back(row->name);
-  return names;
-}
+std::vector<std::string> alltoall_algorithm_names() { return names_of(mpix::alltoall_algorithms()); }
+
 const mpix::AlltoallvAlgorithm* row_of(const std::string& name) {
   return mpix::find_row(mpix::alltoall_algorithms(), name);
 }

@@ -24,11 +24,8 @@ namespace {
 
 constexpr int poison = -7;
 
-std::vector<std::string> neighbor_algorithm_names() {
-  std::vector<std::string> names;
-  for (const auto* row : mpix::neighbor_alltoallv_algorithms()) names.emplace_back(row->name);
-  return names;
-}
+std::vector<std::string> neighbor_algorithm_names() { return names_of(mpix::neighbor_alltoallv_algorithms()); }
+
 bool is_candidate(const std::string& name) {
   const auto* row = mpix::find_row(mpix::neighbor_alltoallv_algorithms(), name);
   return row != nullptr && !row->has(mpix::capability::selects);
