@@ -30,7 +30,6 @@
 #include <mpix/mpix.h>
 
 #include <cstring>
-#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -532,27 +531,14 @@ static PyObject *family_init(PyObject *module, PyObject *args) {
     return family == NULL ? NULL : family->init(values, comm, info_dict);
 }
 
-/* _families(): [(folder, name, (parameter names))], in the table's order. */
+/* _families(): [(folder, name, "(parameter, names, ...)")], in the
+ * table's order: the names as the row writes them. */
 static PyObject *list_families(PyObject *module, PyObject *unused) {
     (void)module;
     (void)unused;
     PyObject *rows = PyList_New(0);
     for (const Family &family : families) {
-        /* "(sendbuf, sendcount, ...)" as the row gives it: its names. */
-        std::string text(family.parameters + 1, std::strlen(family.parameters) - 2);
-        PyObject *list = PyList_New(0);
-        for (size_t begin = 0; list != NULL && begin <= text.size();) {
-            size_t end = text.find(',', begin);
-            if (end == std::string::npos) end = text.size();
-            const size_t first = text.find_first_not_of(' ', begin);
-            const size_t last = text.find_last_not_of(' ', end - 1);
-            PyObject *name = PyUnicode_FromStringAndSize(text.data() + first, (Py_ssize_t)(last + 1 - first));
-            if (name == NULL || PyList_Append(list, name) != 0) Py_CLEAR(list);
-            Py_XDECREF(name);
-            begin = end + 1;
-        }
-        PyObject *row = list == NULL ? NULL : Py_BuildValue("(ssN)", family.folder, family.name, PyList_AsTuple(list));
-        Py_XDECREF(list);
+        PyObject *row = Py_BuildValue("(sss)", family.folder, family.name, family.parameters);
         if (row == NULL || PyList_Append(rows, row) != 0) {
             Py_XDECREF(row);
             Py_DECREF(rows);

@@ -307,7 +307,7 @@ def _block_specs(sendbuf, recvbuf, sends_to, receives_from):
 def _add_family_inits():
     """Every family's <Name>_init, as a module function and a Comm method."""
     for folder, name, parameters in _families():
-        made = _family_init(folder, name, parameters)
+        made = _family_init(folder, name, tuple(p.strip() for p in parameters.strip("()").split(",")))
         if made is not None:
             function, method = made
             globals()[function.__name__] = function
