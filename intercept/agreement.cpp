@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
 
@@ -76,6 +77,18 @@ int Agreement::max_through_channel(std::int64_t* values) {
     outgoing_[p] = channel_->outgoing(p, values, bytes, false, 0, NodeChannel::Pacing::run_ahead);
     incoming_[p] = channel_->incoming(p, &received_[static_cast<std::size_t>(p) * values_], bytes, nullptr);
   }
+  move_all();
+  // Every outgoing message is in its ring: values may change now.
+  for (int p = 0; p < peers; ++p) {
+    if (p == node_rank_) continue;
+    const std::int64_t* theirs = &received_[static_cast<std::size_t>(p) * values_];
+    for (int i = 0; i < values_; ++i) values[i] = std::max(values[i], theirs[i]);
+  }
+  return MPI_SUCCESS;
+}
+
+void Agreement::move_all() {
+  const int peers = static_cast<int>(outgoing_.size());
   unsigned polls = 0;
   for (;;) {
     bool done = true;
@@ -87,11 +100,42 @@ int Agreement::max_through_channel(std::int64_t* values) {
     if (done) break;
     spin_then_yield(polls, spin_polls_);
   }
-  // Every outgoing message is in its ring: values may change now.
+}
+
+int Agreement::post(bool flag) {
+  posted_ = flag ? 1 : 0;
+  // The channel, wherever it was built, whichever path max() keeps: its
+  // latency, which max() is timed for, hides behind the exchange here.
+  posted_through_channel_ = channel_ != nullptr;
+  if (!posted_through_channel_)
+    return PMPI_Iallreduce(&posted_, &all_posted_, 1, MPI_INT, MPI_MIN, comm_, &posted_request_);
+  const int peers = static_cast<int>(outgoing_.size());
   for (int p = 0; p < peers; ++p) {
     if (p == node_rank_) continue;
-    const std::int64_t* theirs = &received_[static_cast<std::size_t>(p) * values_];
-    for (int i = 0; i < values_; ++i) values[i] = std::max(values[i], theirs[i]);
+    outgoing_[p] = channel_->outgoing(p, &posted_, sizeof posted_, false, 0, NodeChannel::Pacing::run_ahead);
+    incoming_[p] = channel_->incoming(p, &received_[static_cast<std::size_t>(p) * values_], sizeof posted_, nullptr);
+  }
+  // The flags go now (a ring has room for this one: a rank posts again only
+  // after it has every peer's last); the peers' are read in all_posted().
+  unsigned polls = 0;
+  for (int p = 0; p < peers; ++p)
+    while (p != node_rank_ && !channel_->progress(outgoing_[p])) spin_then_yield(polls, spin_polls_);
+  return MPI_SUCCESS;
+}
+
+int Agreement::all_posted(bool& all) {
+  if (!posted_through_channel_) {
+    const int rc = PMPI_Wait(&posted_request_, MPI_STATUS_IGNORE);
+    all = rc == MPI_SUCCESS && all_posted_ != 0;
+    return rc;
+  }
+  move_all();
+  all = posted_ != 0;
+  const int peers = static_cast<int>(incoming_.size());
+  for (int p = 0; p < peers; ++p) {
+    int theirs = 0;
+    if (p != node_rank_) std::memcpy(&theirs, &received_[static_cast<std::size_t>(p) * values_], sizeof theirs);
+    if (p != node_rank_ && theirs == 0) all = false;
   }
   return MPI_SUCCESS;
 }

@@ -61,11 +61,27 @@ class Agreement {
   // ranks. Returns MPI's error code (the MPI path's).
   int max(std::int64_t* values);
 
+  // Collective over comm, at a call that every rank serves from the same
+  // cached pattern without an agreement first (served_exchanges.cpp): the
+  // check that call carries, in two halves around its exchange. post()
+  // sends whether this rank's arguments are that pattern's; all_posted()
+  // returns once every rank's flag is in, with whether every rank's was
+  // set. Through the node channel where it was built (a flag per peer, in
+  // the rings max() uses: it waits for flow control only, and the peers'
+  // flags arrive while the exchange runs), else a PMPI_Iallreduce started
+  // by post() and completed by all_posted(). Every rank calls the two at
+  // the same calls, in order, between max()'s. Return MPI's error code.
+  int post(bool flag);
+  int all_posted(bool& all);
+
   // "MPI_Allreduce" or "node channel": the path max() takes now.
   const char* path_name() const;
 
  private:
   int max_through_channel(std::int64_t* values);
+  // Waits until every message to and from the node peers has moved (only
+  // the peers named in outgoing_ and incoming_).
+  void move_all();
   // The fastest of a burst of max() on the current path, the minimum over ranks.
   long long latency_ns();
 
@@ -82,6 +98,11 @@ class Agreement {
   std::vector<std::int64_t> received_;  // values_ per node rank
   std::vector<NodeChannel::Outgoing> outgoing_;
   std::vector<NodeChannel::Incoming> incoming_;
+  // post()'s flag, as sent (MPI_INT: the MPI path's minimum), and the
+  // MPI path's result and request.
+  int posted_ = 0, all_posted_ = 0;
+  MPI_Request posted_request_ = MPI_REQUEST_NULL;
+  bool posted_through_channel_ = false;
 };
 
 }  // namespace mpix::intercept

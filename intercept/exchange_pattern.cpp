@@ -134,6 +134,15 @@ std::int64_t ExchangePattern::uniform_block() const {
   return block;
 }
 
+std::size_t ExchangePattern::span_bytes(const std::vector<int>& counts, const std::vector<int>& displs,
+                                        MPI_Aint element) {
+  std::size_t end = 1;
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    if (counts[i] > 0)
+      end = std::max(end, static_cast<std::size_t>(displs[i] + counts[i]) * static_cast<std::size_t>(element));
+  return end;
+}
+
 std::vector<int> ExchangePattern::in_bytes(const std::vector<int>& v, MPI_Aint element) {
   std::vector<int> bytes(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) bytes[i] = static_cast<int>(v[i] * element);

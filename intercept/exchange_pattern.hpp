@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -57,6 +58,8 @@ struct ExchangePattern {
   // place, every block the same bytes each way, block r at r blocks' bytes);
   // -1 otherwise.
   std::int64_t uniform_block() const;
+  // The bytes a buffer needs for one side's blocks (at least 1).
+  static std::size_t span_bytes(const std::vector<int>& counts, const std::vector<int>& displs, MPI_Aint element);
   // Counts and displacements in bytes, for a request over MPI_BYTE.
   static std::vector<int> in_bytes(const std::vector<int>& v, MPI_Aint element);
 };

@@ -82,14 +82,15 @@ void report(ServedExchanges* s) {
   std::fprintf(stderr,
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
                "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
-               "check, %s); per pattern, served calls/agreements: %s; one-time: set-up %.2f ms, admissions "
-               "%.2f ms, searches %ld (%.2f ms beyond MPI's calls), node-channel rings made %ld, persistent "
-               "requests %ld (%ld searched, the rest on MPI's own), uniform patterns as Alltoall %ld\n",
+               "check, %s), %ld carried in the exchange (%ld missed); per pattern, served calls/agreements: %s; "
+               "one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
+               "node-channel rings made %ld, persistent requests %ld (%ld searched, the rest on MPI's own), "
+               "uniform patterns as Alltoall %ld\n",
                name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
-               s->agreement_path(), uses.empty() ? "none" : uses.c_str(), 1e3 * c.setup_seconds,
-               1e3 * c.admission_seconds, c.searches, 1e3 * c.search_seconds, s->rings_made(), c.persistent,
-               c.persistent_searched, c.as_alltoall);
+               s->agreement_path(), c.carried, c.carried_misses, uses.empty() ? "none" : uses.c_str(),
+               1e3 * c.setup_seconds, 1e3 * c.admission_seconds, c.searches, 1e3 * c.search_seconds,
+               s->rings_made(), c.persistent, c.persistent_searched, c.as_alltoall);
 }
 
 // A communicator's attribute going away (MPI_Comm_free, MPI_Comm_delete_attr).

@@ -54,9 +54,21 @@
 //   and, unless another pattern of the communicator is still served, the
 //   agreements space out as for a pattern too small to serve; a changed
 //   pattern is admitted and raced afresh.
+// - Carried: once the agreed calls have served one slot (or slots that
+//   repeat with a short period) for long enough, the next call skips its
+//   agreement. Every rank runs the predicted slot's exchange and posts
+//   beside it whether its own arguments are that slot's (Agreement::post:
+//   the check rides in the exchange's time, not before it). If every flag
+//   is set, the call was served. If not, the rank that changed ran the
+//   exchange over buffers of its own, so none of its blocks came from or
+//   went to the user's buffers, and every rank, having seen the same flags,
+//   agrees the call as above, whose answer rewrites every block each rank
+//   receives. How long the agreed calls must repeat first is priced by the
+//   last miss (carry_next).
 // A rank whose arguments changed therefore never meets a served peer inside
-// a different operation: the agreement comes first, and it sends everyone
-// to MPI's own call together.
+// a different operation: the agreement, or the carried exchange every rank
+// runs alike and its flags, comes first, and sends everyone to MPI's own
+// call together.
 #include "intercept/served_exchanges.hpp"
 
 #include <algorithm>
@@ -257,6 +269,10 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   const CallArguments args{sendbuf,  recvbuf,  sendcounts,    sdispls,      sendtype,
                            recvcounts, rdispls, recvtype,      send_entries_, recv_entries_};
   recent_.record(now, args.hash());
+  if (carried_slot_ >= 0) {
+    int rc = MPI_SUCCESS;
+    if (serve_carried(args, recvbuf, rc)) return rc;
+  }
   if (now + timed_window < skip_until_)
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   if (now < skip_until_)
@@ -283,9 +299,15 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
   settings_agreed_ = true;
+  if (missed_slot_ >= 0) priced_miss(a);
   for (std::size_t slot = 0; slot < entries_.size(); ++slot)
-    if (a[slots + slot] == 0)
-      return serve(entries_[slot], sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+    if (a[slots + slot] == 0) {
+      const int rc =
+          serve(entries_[slot], sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+      carry_next(static_cast<int>(slot));
+      return rc;
+    }
+  carry_next(-1);
   if (a[matched_any]) ++counters_.agreement_misses;
 
   // Whatever MPI's call returned on this rank, the bookkeeping below
@@ -329,6 +351,7 @@ ServedExchanges::Votes ServedExchanges::votes(ExchangePattern& pattern, const Re
   a[not_uniform] = block < 0 ? 1 : 0;
   a[uniform_block] = block;
   a[minus_uniform_block] = -block;
+  a[missed_round_ns] = missed_slot_ >= 0 ? in_ns(missed_round_us_) : 0;
   return a;
 }
 
@@ -406,19 +429,22 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
   ++counters_.served;
   ++entry.use.served;
   longest_gap_ = first_gap;
+  const int rc = run_request(entry, sendbuf, recvbuf);
+  // The library raised it on its duplicate (errors return there): MPI raises
+  // a failed call on the caller's communicator.
+  if (rc != MPI_SUCCESS) mpi_implementation::call_errhandler(comm_, rc);
+  return rc;
+}
+
+int ServedExchanges::run_request(Entry& entry, const void* sendbuf, void* recvbuf) {
   const double begin = entry.settled ? 0 : MPI_Wtime();
   int rc = MPIX_Start_with_buffers(entry.request, sendbuf, recvbuf);
   if (rc == MPI_SUCCESS) rc = MPIX_Wait(entry.request, MPI_STATUS_IGNORE);
   if (!entry.settled) entry.search.add_call(1e6 * (MPI_Wtime() - begin));
-  // The library raised it on its duplicate (errors return there): MPI raises
-  // a failed call on the caller's communicator.
-  if (rc != MPI_SUCCESS) {
-    mpi_implementation::call_errhandler(comm_, rc);
-    return rc;
-  }
+  if (rc != MPI_SUCCESS) return rc;
   // The request's tournament (auto) raced the served exchange against MPI's
   // own call, on every rank alike: where MPI won, serving only adds the
-  // agreement to every call. What runs changes only while the request is
+  // check to every call. What runs changes only while the request is
   // not settled, so its choice is read once each time it settles.
   int settled = 0;
   if (MPIX_Request_is_settled(entry.request, &settled) != MPI_SUCCESS) return rc;
@@ -436,6 +462,90 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
     look_again_unless_serving();
   }
   return rc;
+}
+
+// A carried call. Every rank runs the carried slot's exchange, whatever its
+// own arguments: a collective that some rank left for another would hang
+// both. A rank whose arguments are not the slot's runs it over buffers of
+// its own (the slot's spans, made for this call), so that no block lands in
+// its receive buffer or leaves its send buffer by another call's layout;
+// its peers' blocks from it are then not its data, but every rank learns
+// of it from the flags, and the agreed call that follows rewrites every
+// block each rank receives. A rank whose arguments are the slot's receives
+// only into its own blocks, as the call itself would.
+bool ServedExchanges::serve_carried(const CallArguments& args, void* recvbuf, int& rc) {
+  Entry& entry = entries_[static_cast<std::size_t>(carried_slot_)];
+  scratch_.describe(args);
+  const bool mine = entry.pattern.same_as(scratch_);
+  rc = agreement_.post(mine);
+  if (rc != MPI_SUCCESS) return true;  // raised on the communicator by MPI, as an agreement's failure is
+  std::vector<char> own_send, own_recv;  // a miss's only: no allocation on a carried call
+  const void* send = args.sendbuf;
+  if (!mine) {
+    const ExchangePattern& p = entry.pattern;
+    own_recv.resize(ExchangePattern::span_bytes(p.recvcounts, p.rdispls, p.recv_element));
+    if (!p.in_place) own_send.resize(ExchangePattern::span_bytes(p.sendcounts, p.sdispls, p.send_element));
+    send = p.in_place ? MPI_IN_PLACE : own_send.data();
+    recvbuf = own_recv.data();
+  }
+  const double begin = MPI_Wtime();
+  const int ran = run_request(entry, send, recvbuf);
+  const double round_us = 1e6 * (MPI_Wtime() - begin);
+  bool all = false;
+  rc = agreement_.all_posted(all);
+  if (rc != MPI_SUCCESS) return true;
+  if (!all) {
+    ++counters_.carried_misses;
+    missed_slot_ = carried_slot_;  // the agreement that follows prices the miss
+    missed_round_us_ = round_us;
+    carried_slot_ = -1;
+    return false;
+  }
+  ++carried_run_;
+  ++counters_.served;
+  ++counters_.carried;
+  ++entry.use.served;
+  entry.last_used = counters_.calls;
+  longest_gap_ = first_gap;
+  carry_next(carried_slot_);  // -1 after it if the request settled on MPI's own call
+  rc = ran;
+  if (rc != MPI_SUCCESS) mpi_implementation::call_errhandler(comm_, rc);
+  return true;
+}
+
+void ServedExchanges::carry_next(int slot) {
+  for (int p = 1; p <= longest_period; ++p)
+    periodic_run_[p] = slot >= 0 && slot == last_slots_[p - 1] ? periodic_run_[p] + 1 : 0;
+  for (int k = longest_period - 1; k > 0; --k) last_slots_[k] = last_slots_[k - 1];
+  last_slots_[0] = slot;
+  carried_slot_ = -1;
+  for (int p = 1; p <= longest_period; ++p) {
+    const int next = last_slots_[p - 1];  // the slot one period before the next call
+    if (next < 0) continue;
+    const Entry& entry = entries_[static_cast<std::size_t>(next)];
+    if (periodic_run_[p] < entry.carry_after) continue;
+    if (entry.request != nullptr && !entry.pass_through) carried_slot_ = next;
+    return;
+  }
+}
+
+// At the agreement of a call whose carried round missed: what the round
+// took (the slowest rank's) against the agreements the carried run before
+// it saved (the calls carried since the last miss, each an agreement's
+// cost).
+void ServedExchanges::priced_miss(const Votes& agreed) {
+  Entry& entry = entries_[static_cast<std::size_t>(missed_slot_)];
+  const bool paid = static_cast<double>(carried_run_) * static_cast<double>(agreed[check_ns]) >=
+                    static_cast<double>(agreed[missed_round_ns]);
+  entry.carry_after = paid ? 1 : std::min(2 * entry.carry_after, most_carry_after);
+  missed_slot_ = -1;
+  carried_run_ = 0;
+}
+
+void ServedExchanges::forget_served_slots() {
+  last_slots_.fill(-1);
+  periodic_run_.fill(0);
+  carried_slot_ = -1;
 }
 
 // After a call of a pattern that went back to MPI: the next calls skip the
@@ -711,6 +821,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, bool as_alltoall
   entries_.erase(
       std::remove_if(entries_.begin(), entries_.end(), [](const Entry& e) { return !e.request && !e.pass_through; }),
       entries_.end());
+  forget_served_slots();  // the slots move
   if (static_cast<int>(entries_.size()) >= settings_.entries) {
     auto oldest = std::min_element(entries_.begin(), entries_.end(),
                                    [](const Entry& x, const Entry& y) { return x.last_used < y.last_used; });

@@ -112,6 +112,8 @@ class ServedExchanges {
     long agreements = 0;      // calls that ran the agreement
     long patterns = 0;        // exchanges admitted
     long agreement_misses = 0;  // some rank had the pattern, another not
+    long carried = 0;           // served calls whose check their exchange carried (no agreement)
+    long carried_misses = 0;    // carried calls where some rank's arguments had changed
     double check_seconds = 0;   // the agreements and the checks around them (describing, voting)
     // One-time costs, this rank's clock: the communicator's set-up (the
     // library's communicator, the agreement's channel and path at its first
@@ -181,6 +183,12 @@ class ServedExchanges {
     // Until it settles: its search so far (search_measured).
     SearchCost search;
     PatternUse use;
+    // Agreed: how many calls in a row must have served it, agreed or
+    // carried, before the next is carried. A miss costs a round of its
+    // exchange: after a carried run whose agreements saved less than that
+    // round (a pattern that changes too often), twice as many; after a
+    // longer one (the program's next phase), one.
+    long carry_after = 1;
   };
   // What every rank contributes to one agreement (the maximum over ranks):
   // the fields below, then per cache slot whether its pattern is not this
@@ -205,6 +213,7 @@ class ServedExchanges {
     not_uniform,          // some rank's pattern is not an Alltoall's (ExchangePattern::uniform_block)
     uniform_block,        // its block's bytes: the same on every rank where
     minus_uniform_block,  //   uniform_block == -minus_uniform_block
+    missed_round_ns,      // what a carried call's round took before it missed (0: it did not)
     slots
   };
   using Votes = std::array<std::int64_t, slots + max_entries>;
@@ -221,6 +230,20 @@ class ServedExchanges {
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
   int serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+  // One Start and Wait of a served entry's request over these buffers,
+  // timed while it searches, and what its settling decides (agreed);
+  // returns its MPI error code, not yet raised.
+  int run_request(Entry& entry, const void* sendbuf, void* recvbuf);
+  // A served call that runs the carried slot's exchange with the check in
+  // it (Agreement::post). True: every rank's arguments were the slot's,
+  // and rc is the call's; false: some rank's were not, and the call still
+  // needs its agreement (nothing the exchange wrote is left for the user to
+  // read: the agreed call rewrites every block a rank receives).
+  bool serve_carried(const CallArguments& args, void* recvbuf, int& rc);
+  // After a call served from slot (or none: -1), agreed or carried:
+  // whether the next call carries its check, and from which slot
+  // (carried_slot_).
+  void carry_next(int slot);
   // A request's blocks in bytes: counts and displacements each way.
   struct Blocks {
     std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
@@ -268,8 +291,28 @@ class ServedExchanges {
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
   bool rings_shared_ = false;   // share_rings() ran (agreed)
   std::array<bool, search_kinds> first_search_done_{};  // first_search(kind) ran (agreed)
+  static constexpr long most_carry_after = 1L << 16;
   bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike
   long skip_until_ = 0;         // agreed: calls before this one pass without agreement
+  // Agreed: the slot whose exchange the next call runs with its check
+  // carried inside (no agreement first); -1: the next call agrees first.
+  // Predicted from the slots the last calls served (their agreed outcomes,
+  // -1 for a call not served): where they repeat with a period of one to
+  // longest_period calls (one exchange; a forward and a backward transpose
+  // alternating) for the predicted entry's carry_after calls in a row, the
+  // next call is carried with the slot one period back.
+  static constexpr int longest_period = 4;
+  std::array<int, longest_period> last_slots_{-1, -1, -1, -1};  // [0]: the latest call's
+  std::array<long, longest_period + 1> periodic_run_{};         // [p]: calls in a row that repeat period p
+  int carried_slot_ = -1;
+  long carried_run_ = 0;  // carried calls since the last miss
+  // This rank's: the slot whose carried call just missed (-1: none), and
+  // what its round took; agreed at that call's agreement, which prices the
+  // slot's carry_after (priced_miss).
+  int missed_slot_ = -1;
+  double missed_round_us_ = 0;
+  void priced_miss(const Votes& agreed);
+  void forget_served_slots();  // the cache's slots moved (admit)
   long longest_gap_ = 8;        // agreed: the most calls the next skip may take
   RecentCalls recent_;          // this rank's
   AdmissionRule admission_rule_;

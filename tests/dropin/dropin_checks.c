@@ -13,6 +13,10 @@
  *   two large exchanges alternating call by call (a forward and a backward
  *   transpose), whose requests share the node channel's rings; a uniform
  *   exchange (an Alltoall's blocks), served by the Alltoall family.
+ * With --long-patterns L R, instead: a pattern of a hundred calls and
+ * one of L (none if 0; each call's check carried by its exchange, not
+ * agreed apart: the report counts the agreements), and R calls in which
+ * some rank's displacements change on calls drawn at random.
  * Communicators are named for the drop-in's report at MPI_Finalize
  * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served,
  * "short:..." ones none, and "pass:..." ones must not appear at all (the
@@ -334,11 +338,40 @@ static void two_threads(MPI_Comm first, MPI_Comm second) {
 /* A communicator of its own for a scenario, named for the drop-in's report
  * at MPI_Finalize (MPIX_VERBOSE=1): "serve:..." ones must have had calls
  * served. Kept until MPI_Finalize. */
+/* Some rank's receive or send displacements change on calls no rank can
+ * foresee (a quarter of them, the rank and side drawn per call from a hash
+ * every rank computes alike, so that the program stays a correct MPI
+ * program): a call the drop-in carries must still deliver MPI's data. */
+static void changes_at_random(MPI_Comm comm, int calls) {
+    Pattern p = pattern(size_, rank_, 700, 0);
+    int *send = malloc((p.send_elements + 32) * sizeof(int)), *recv = malloc((p.recv_elements + 32) * sizeof(int));
+    for (int call = 0; call < calls; ++call) {
+        const unsigned h = (unsigned)call * 2654435761u;
+        const int changes = (h >> 8) % 4 == 0 && rank_ == (int)((h >> 12) % (unsigned)size_);
+        int *moved = (h >> 20) % 2 ? p.sd : p.rd;
+        const int shift = changes ? 32 : 0;
+        for (int i = 0; i < size_; ++i) moved[i] += shift;
+        fill(send, p.send_elements + 32, call);
+        checked_call("changes at random", call, send, p.sc, p.sd, MPI_INT, recv, p.rc, p.rd, MPI_INT, comm);
+        for (int i = 0; i < size_; ++i) moved[i] -= shift;
+    }
+    free(send), free(recv), free_pattern(&p);
+}
+
 static MPI_Comm scenario_comm(const char *name) {
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_name(comm, (char *)name);
     return comm;
+}
+
+/* Every rank's wrong calls counted, the verdict printed, MPI finalized. */
+static int finish(void) {
+    long wrong = wrong_calls;
+    MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (rank_ == 0) printf("dropin_checks: %s (%ld wrong calls)\n", wrong ? "WRONG DATA" : "ok", wrong);
+    MPI_Finalize();
+    return wrong != 0;
 }
 
 int main(int argc, char **argv) {
@@ -351,13 +384,25 @@ int main(int argc, char **argv) {
      * the set-up's search several times over. */
     fixed(scenario_comm("serve:fixed"), "fixed", 1000, by_rent ? 50 * CALLS : CALLS);
     fixed(scenario_comm("small"), "small", 2, CALLS);
+    if (argc > 3 && !strcmp(argv[1], "--long-patterns")) {
+        /* Each communicator freed after its scenario: the reports come in order. */
+        MPI_Comm comm = scenario_comm("serve:a hundred");
+        fixed(comm, "a hundred", 1000, 103);
+        MPI_Comm_free(&comm);
+        const int long_calls = atoi(argv[2]);
+        if (long_calls > 0) {
+            comm = scenario_comm("serve:long");
+            fixed(comm, "long", 1000, long_calls);
+            MPI_Comm_free(&comm);
+        }
+        comm = scenario_comm("serve:changes at random");
+        changes_at_random(comm, atoi(argv[3]));
+        MPI_Comm_free(&comm);
+        return finish();
+    }
     if (by_rent) {
         short_lived(scenario_comm("short:six calls each"));
-        long wrong = wrong_calls;
-        MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-        if (rank_ == 0) printf("dropin_checks: %s (%ld wrong calls)\n", wrong ? "WRONG DATA" : "ok", wrong);
-        MPI_Finalize();
-        return wrong != 0;
+        return finish();
     }
     alternating_large(scenario_comm("serve:alternating large"));
     uniform(scenario_comm("serve:uniform"), 1000);
@@ -386,9 +431,5 @@ int main(int argc, char **argv) {
     int segments = channel_segments_mapped();
     MPI_Allreduce(MPI_IN_PLACE, &segments, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank_ == 0) printf("dropin_checks: %d node-channel segments mapped\n", segments);
-    long wrong = wrong_calls;
-    MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-    if (rank_ == 0) printf("dropin_checks: %s (%ld wrong calls)\n", wrong ? "WRONG DATA" : "ok", wrong);
-    MPI_Finalize();
-    return wrong != 0;
+    return finish();
 }

@@ -43,6 +43,38 @@ foreach(n 2 3)
   mpix_add_dropin_test(node ${n} TIMEOUT ${limit})
 endforeach()
 mpix_add_dropin_test(node_size_1 2 MPIX_NODE_SIZE=1)
+# A served call's check rides in its exchange (carried), not in an
+# agreement of its own: a pattern served a hundred times costs at most 8
+# agreements on its communicator, one served ten thousand times at most 16,
+# those before its admission included; and where some rank's displacements
+# change on calls drawn at random, every call still delivers MPI's data.
+# Oversubscribed ranks (3 and 4) run no long pattern and fewer random
+# changes. Each communicator is freed after its scenario, so the reports
+# come in order; a wrong call fails the test, and so does its exit status.
+set(carried_hundred "'serve:a hundred' of [0-9]+ ranks, MPI_Alltoallv: 103 calls, 1[0-9][0-9] served[^\n]*agreement misses, [0-8] agreements ")
+set(carried_long "'serve:long' of 2 ranks, MPI_Alltoallv: 10003 calls, [1-9][0-9][0-9][0-9][0-9] served[^\n]*agreement misses, ([0-9]|1[0-6]) agreements ")
+set(carried_random "'serve:changes at random' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served[^\n]*[1-9][0-9]* missed")
+set(carried_reports "${carried_hundred}.*${carried_long}.*${carried_random}")
+foreach(n 2 3 4)
+  if(n EQUAL 2)
+    set(long_calls 10003)
+    set(random_calls 2000)
+  else()
+    set(long_calls 0)
+    set(random_calls 300)
+    set(carried_reports "${carried_hundred}.*${carried_random}")
+  endif()
+  mpix_add_test(dropin.carried TARGET dropin_checks RANKS ${n} ARGS --long-patterns ${long_calls} ${random_calls}
+    ENVIRONMENT ${dropin_env}
+    PASS "${carried_reports}"
+    FAIL "'serve:[^']*' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG")
+endforeach()
+# The same with the flags through MPI (a nonblocking allreduce around the
+# exchange), as on a communicator of several nodes.
+mpix_add_test(dropin.carried_mpi TARGET dropin_checks RANKS 2 ARGS --long-patterns 10003 2000
+  ENVIRONMENT ${dropin_env} MPIX_INTERCEPT_AGREEMENT=mpi
+  PASS "${carried_hundred}.*${carried_long}.*${carried_random}"
+  FAIL "'serve:[^']*' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG|node channel")
 # An MPI_Alltoallv of uniform blocks is served by the Alltoall family.
 mpix_add_test(dropin.uniform_as_alltoall TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env}
   PASS "'serve:uniform' of 2 ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served[^\n]*uniform patterns as Alltoall 1"
