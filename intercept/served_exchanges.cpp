@@ -829,11 +829,13 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, bool as_alltoall
     entries_.erase(oldest);
   }
   // Every served call pays a check (its agreement, and describing and
-  // voting around it), which MPI's own call, once it wins, no longer does:
-  // the tournament credits that to it. The agreement's path is chosen at
-  // agreed calls, by timing (Agreement), whose latency is the best case of
-  // a burst; the checks' own agreed mean (check_us_) is what a served call
-  // pays, about twice that.
+  // voting around it; a carried call, describing and the flags), which
+  // MPI's own call, once it wins, no longer does: the tournament credits
+  // that to it, at the agreement's price, which bounds a carried check's
+  // (a pattern that changes every few calls is never carried). The
+  // agreement's path is chosen at agreed calls, by timing (Agreement),
+  // whose latency is the best case of a burst; the checks' own agreed mean
+  // (check_us_) is what an agreed call pays, about twice that.
   const long long agreement_ns =
       std::max<long long>(agreement_.choose(xcomm_, settings_.agreement), in_ns(check_us_));
   Entry entry;
