@@ -22,9 +22,15 @@
 // machine refuses (no memfd, no Unix-domain sockets) leaves the MPI path,
 // with the reason under MPIX_VERBOSE.
 //
-// Invariants: every rank calls max() at the same calls, with the same
-// count; a ring carries at most one agreement ahead of its reader, since a
-// rank cannot start agreement k + 1 before it has every peer's k. Nothing
+// A served call that skips its agreement carries a check instead (post()
+// and all_posted(), around the call's exchange): one flag per rank, its
+// minimum over ranks, through the channel wherever it was built (its
+// latency hides behind the exchange) or a nonblocking MPI_Iallreduce.
+//
+// Invariants: every rank calls max(), and post() then all_posted(), at the
+// same calls, with the same count; a ring carries at most one message
+// ahead of its reader, since a rank cannot send message k + 1 before it
+// has every peer's k. Nothing
 // here is collective at destruction: the channel's rings are unmapped.
 #pragma once
 
