@@ -335,9 +335,6 @@ static void two_threads(MPI_Comm first, MPI_Comm second) {
     pthread_join(t, NULL);
 }
 
-/* A communicator of its own for a scenario, named for the drop-in's report
- * at MPI_Finalize (MPIX_VERBOSE=1): "serve:..." ones must have had calls
- * served. Kept until MPI_Finalize. */
 /* Some rank's receive or send displacements change on calls no rank can
  * foresee (a quarter of them, the rank and side drawn per call from a hash
  * every rank computes alike, so that the program stays a correct MPI
@@ -358,6 +355,9 @@ static void changes_at_random(MPI_Comm comm, int calls) {
     free(send), free(recv), free_pattern(&p);
 }
 
+/* A communicator of its own for a scenario, named for the drop-in's report
+ * at MPI_Finalize (MPIX_VERBOSE=1): "serve:..." ones must have had calls
+ * served. Kept until MPI_Finalize. */
 static MPI_Comm scenario_comm(const char *name) {
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
