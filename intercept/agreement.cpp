@@ -69,16 +69,20 @@ int Agreement::max(std::int64_t* values) {
   return PMPI_Allreduce(MPI_IN_PLACE, values, values_, MPI_INT64_T, MPI_MAX, comm_);
 }
 
-int Agreement::max_through_channel(std::int64_t* values) {
-  const std::size_t bytes = sizeof(std::int64_t) * static_cast<std::size_t>(values_);
+void Agreement::address_peers(const void* data, std::size_t bytes) {
   const int peers = static_cast<int>(outgoing_.size());
   for (int p = 0; p < peers; ++p) {
     if (p == node_rank_) continue;
-    outgoing_[p] = channel_->outgoing(p, values, bytes, false, 0, NodeChannel::Pacing::run_ahead);
+    outgoing_[p] = channel_->outgoing(p, data, bytes, false, 0, NodeChannel::Pacing::run_ahead);
     incoming_[p] = channel_->incoming(p, &received_[static_cast<std::size_t>(p) * values_], bytes, nullptr);
   }
+}
+
+int Agreement::max_through_channel(std::int64_t* values) {
+  address_peers(values, sizeof(std::int64_t) * static_cast<std::size_t>(values_));
   move_all();
   // Every outgoing message is in its ring: values may change now.
+  const int peers = static_cast<int>(outgoing_.size());
   for (int p = 0; p < peers; ++p) {
     if (p == node_rank_) continue;
     const std::int64_t* theirs = &received_[static_cast<std::size_t>(p) * values_];
@@ -109,12 +113,8 @@ int Agreement::post(bool flag) {
   posted_through_channel_ = channel_ != nullptr;
   if (!posted_through_channel_)
     return PMPI_Iallreduce(&posted_, &all_posted_, 1, MPI_INT, MPI_MIN, comm_, &posted_request_);
+  address_peers(&posted_, sizeof posted_);
   const int peers = static_cast<int>(outgoing_.size());
-  for (int p = 0; p < peers; ++p) {
-    if (p == node_rank_) continue;
-    outgoing_[p] = channel_->outgoing(p, &posted_, sizeof posted_, false, 0, NodeChannel::Pacing::run_ahead);
-    incoming_[p] = channel_->incoming(p, &received_[static_cast<std::size_t>(p) * values_], sizeof posted_, nullptr);
-  }
   // The flags go now (a ring has room for this one: a rank posts again only
   // after it has every peer's last); the peers' are read in all_posted().
   unsigned polls = 0;
@@ -133,9 +133,10 @@ int Agreement::all_posted(bool& all) {
   all = posted_ != 0;
   const int peers = static_cast<int>(incoming_.size());
   for (int p = 0; p < peers; ++p) {
+    if (p == node_rank_) continue;
     int theirs = 0;
-    if (p != node_rank_) std::memcpy(&theirs, &received_[static_cast<std::size_t>(p) * values_], sizeof theirs);
-    if (p != node_rank_ && theirs == 0) all = false;
+    std::memcpy(&theirs, &received_[static_cast<std::size_t>(p) * values_], sizeof theirs);
+    all = all && theirs != 0;
   }
   return MPI_SUCCESS;
 }

@@ -37,6 +37,7 @@
 #include <mpi.h>
 #include <mpix/mpix.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -85,6 +86,9 @@ class Agreement {
 
  private:
   int max_through_channel(std::int64_t* values);
+  // One message each way with every node peer: data (bytes of it) to each,
+  // each one's into its place in received_; moved by move_all().
+  void address_peers(const void* data, std::size_t bytes);
   // Waits until every message to and from the node peers has moved (only
   // the peers named in outgoing_ and incoming_).
   void move_all();

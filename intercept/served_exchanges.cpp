@@ -426,14 +426,20 @@ int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcoun
     look_again_unless_serving();
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
-  ++counters_.served;
-  ++entry.use.served;
-  longest_gap_ = first_gap;
+  count_served(entry);
   const int rc = run_request(entry, sendbuf, recvbuf);
   // The library raised it on its duplicate (errors return there): MPI raises
   // a failed call on the caller's communicator.
   if (rc != MPI_SUCCESS) mpi_implementation::call_errhandler(comm_, rc);
   return rc;
+}
+
+// A call served from entry, agreed or carried: counted, and while patterns
+// are served the next skip starts short again (look_again_after).
+void ServedExchanges::count_served(Entry& entry) {
+  ++counters_.served;
+  ++entry.use.served;
+  longest_gap_ = first_gap;
 }
 
 int ServedExchanges::run_request(Entry& entry, const void* sendbuf, void* recvbuf) {
@@ -502,11 +508,9 @@ bool ServedExchanges::serve_carried(const CallArguments& args, void* recvbuf, in
     return false;
   }
   ++carried_run_;
-  ++counters_.served;
   ++counters_.carried;
-  ++entry.use.served;
+  count_served(entry);
   entry.last_used = counters_.calls;
-  longest_gap_ = first_gap;
   carry_next(carried_slot_);  // -1 after it if the request settled on MPI's own call
   rc = ran;
   if (rc != MPI_SUCCESS) mpi_implementation::call_errhandler(comm_, rc);
@@ -524,6 +528,8 @@ void ServedExchanges::carry_next(int slot) {
     if (next < 0) continue;
     const Entry& entry = entries_[static_cast<std::size_t>(next)];
     if (periodic_run_[p] < entry.carry_after) continue;
+    // The shortest period that has repeated long enough decides, carried
+    // or not (a slot back on MPI's call is not).
     if (entry.request != nullptr && !entry.pass_through) carried_slot_ = next;
     return;
   }

@@ -234,6 +234,7 @@ class ServedExchanges {
   // timed while it searches, and what its settling decides (agreed);
   // returns its MPI error code, not yet raised.
   int run_request(Entry& entry, const void* sendbuf, void* recvbuf);
+  void count_served(Entry& entry);
   // A served call that runs the carried slot's exchange with the check in
   // it (Agreement::post). True: every rank's arguments were the slot's,
   // and rc is the call's; false: some rank's were not, and the call still
@@ -291,7 +292,6 @@ class ServedExchanges {
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
   bool rings_shared_ = false;   // share_rings() ran (agreed)
   std::array<bool, search_kinds> first_search_done_{};  // first_search(kind) ran (agreed)
-  static constexpr long most_carry_after = 1L << 16;
   bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike
   long skip_until_ = 0;         // agreed: calls before this one pass without agreement
   // Agreed: the slot whose exchange the next call runs with its check
@@ -306,6 +306,7 @@ class ServedExchanges {
   std::array<long, longest_period + 1> periodic_run_{};         // [p]: calls in a row that repeat period p
   int carried_slot_ = -1;
   long carried_run_ = 0;  // carried calls since the last miss
+  static constexpr long most_carry_after = 1L << 16;  // Entry::carry_after's bound
   // This rank's: the slot whose carried call just missed (-1: none), and
   // what its round took; agreed at that call's agreement, which prices the
   // slot's carry_after (priced_miss).
