@@ -37,6 +37,17 @@ const std::vector<VariableSpec>& intercept_variables() {
        c.section<InterceptConfig>().admission =
            parse_choice<AdmissionPolicy>(v, {{"rent", AdmissionPolicy::rent}, {"repeats", AdmissionPolicy::repeats}});
      }},
+    {"MPIX_INTERCEPT_PERSISTENT", "enum", "mpi", "mpi|library",
+     "Drop-in: MPI-4's persistent collectives (MPI_Alltoallv_init, MPI_Alltoall_init, "
+     "MPI_Neighbor_alltoallv_init): mpi passes them to the MPI's own, whose MPI_Start is local and whose "
+     "completion needs only the other ranks' MPI_Start, as MPI requires; library serves them with the "
+     "library's requests, whose MPI_Start and completion calls may wait for the other ranks' (as a blocking "
+     "collective does): only for programs in which no rank reaches its MPI_Start, or its completion call, "
+     "only after another rank has passed its own.",
+     [](std::string_view v, Config& c) {
+       c.section<InterceptConfig>().persistent =
+           parse_choice<PersistentPolicy>(v, {{"mpi", PersistentPolicy::mpi}, {"library", PersistentPolicy::library}});
+     }},
   };
   return rows;
 }

@@ -17,6 +17,12 @@ enum class AdmissionPolicy {
   repeats,  // as soon as it repeats: programs known to run each exchange long, and tests
 };
 
+// Who runs MPI-4's persistent collectives (MPI_Alltoallv_init and kin).
+enum class PersistentPolicy {
+  mpi,      // the MPI's own requests: MPI_Start is local, as MPI requires
+  library,  // the library's requests, whose Start and completion may wait for the other ranks'
+};
+
 struct InterceptConfig {
   bool enabled = true;     // serve repeated MPI_Alltoallv calls
   int repeats = 3;         // calls of a pattern before it is served
@@ -24,6 +30,7 @@ struct InterceptConfig {
   long min_bytes = 8192;   // smallest largest-block served
   AgreementPath agreement = AgreementPath::automatic;
   AdmissionPolicy admission = AdmissionPolicy::rent;
+  PersistentPolicy persistent = PersistentPolicy::mpi;
 };
 
 }  // namespace mpix

@@ -177,7 +177,8 @@ std::uint64_t fingerprint(const InterceptConfig& settings) {
   for (std::uint64_t v : {static_cast<std::uint64_t>(settings.repeats), static_cast<std::uint64_t>(settings.entries),
                           static_cast<std::uint64_t>(settings.min_bytes),
                           static_cast<std::uint64_t>(settings.agreement),
-                          static_cast<std::uint64_t>(settings.admission)})
+                          static_cast<std::uint64_t>(settings.admission),
+                          static_cast<std::uint64_t>(settings.persistent)})
     h = (h ^ v) * 0x100000001b3ULL;
   return h >> 2;  // its negation must fit too
 }
@@ -586,8 +587,9 @@ MPIX_Comm* ServedExchanges::library_comm_for_persistent(long& rent_starts) {
   std::int64_t agreed[3] = {reserved ? 0 : 1, settings_hash, -settings_hash};
   const bool ready = PMPI_Allreduce(MPI_IN_PLACE, agreed, 3, MPI_INT64_T, MPI_MAX, comm_) == MPI_SUCCESS &&
                      agreed[0] == 0 && agreed[1] == -agreed[2];
-  // The set-up's search prices the first request's.
-  if (!ready || !set_up()) {
+  // The policy is among the agreed settings: the MPI's own on every rank
+  // alike, or the library's. The set-up's search prices the first request's.
+  if (!ready || settings_.persistent != PersistentPolicy::library || !set_up()) {
     if (reserved) release_served_request();
     return nullptr;
   }

@@ -2,6 +2,15 @@
 // MPI_Alltoall_init, MPI_Neighbor_alltoallv_init): the handles it gave the
 // program, and the MPI calls that start, complete and free them.
 //
+// Only where the program asks (MPIX_INTERCEPT_PERSISTENT=library, agreed
+// at each init): MPI makes MPI_Start local and a rank's completion depend
+// only on the other ranks' Starts, but the library's request may wait in
+// Start (its search's agreements, a window's epoch) and in completion (the
+// node channel drains as receivers copy out) for what the other ranks do
+// in theirs. A program that sends after its Start to a peer that receives
+// before its own hangs under it (tests/dropin/dropin_progress_order.c);
+// by default every init goes to the MPI's own.
+//
 // Protocol. The handle the program holds is a request of the MPI's own: a
 // persistent send of nothing to MPI_PROC_NULL on the call's communicator
 // (the proxy), which the MPI accepts in every call, so a call the drop-in

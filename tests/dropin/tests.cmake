@@ -19,6 +19,10 @@ endif()
 # the default rule.
 set(dropin_admit_at_once "MPIX_INTERCEPT_ADMISSION=repeats")
 set(dropin_env "LD_PRELOAD=${dropin_preload};MPIX_VERBOSE=1;MPIX_INTERCEPT_MIN_BYTES=1024;${dropin_admit_at_once}")
+# MPI-4's persistent collectives go to the MPI's own unless a program
+# asserts it may (MPIX_INTERCEPT_PERSISTENT=library): the tests of the
+# library's requests behind them say so.
+set(dropin_persistent_library "MPIX_INTERCEPT_PERSISTENT=library")
 # The report MPIX_VERBOSE=1 prints for a communicator with calls served, when
 # it is freed or at MPI_Finalize: without it the drop-in was not there (not
 # preloaded, or serving nothing) and the test proves nothing.
@@ -143,7 +147,8 @@ if(NOT MPIX_MPI_IS_OPEN_MPI)
   # MPIX_INTERCEPT_ADMISSION=repeats: each request's search is bought at
   # its first Start, so the library's requests run every way.
   set(persistent_served "'serve:persistent[^']*' of [0-9]+ ranks, [^\n]*persistent requests 1 [(]1 searched")
-  mpix_add_test(dropin.persistent TARGET dropin_persistent RANKS 2 3 ENVIRONMENT ${dropin_env} ARGS --every-way
+  mpix_add_test(dropin.persistent TARGET dropin_persistent RANKS 2 3
+    ENVIRONMENT ${dropin_env} ${dropin_persistent_library} ARGS --every-way
     PASS "${dropin_loaded}.*MPI_Alltoallv_init from [^\n]*mpixrma_intercept.*${persistent_served}.*${persistent_served}.*${persistent_served}"
     FAIL "WRONG|persistent requests 0")
   # The default rule: a request runs the MPI's own until its Starts have
@@ -153,7 +158,7 @@ if(NOT MPIX_MPI_IS_OPEN_MPI)
   # reports, from two streams and two ranks, arrive in either order).
   set(persistent_renting "'serve:persistent[^']*' of [0-9]+ ranks, [^\n]*persistent requests 1 [(][01] searched")
   mpix_add_test(dropin.persistent_rent TARGET dropin_persistent RANKS 2 ARGS --every-way
-    ENVIRONMENT "LD_PRELOAD=${dropin_preload};MPIX_VERBOSE=1;MPIX_INTERCEPT_MIN_BYTES=1024"
+    ENVIRONMENT "LD_PRELOAD=${dropin_preload};MPIX_VERBOSE=1;MPIX_INTERCEPT_MIN_BYTES=1024;${dropin_persistent_library}"
     PASS "${persistent_renting}.*${persistent_renting}.*${persistent_renting}"
     FAIL "WRONG|persistent requests 0")
   mpix_add_test(dropin.persistent_plain TARGET dropin_persistent RANKS 2 PASS "dropin_persistent: ok" FAIL "WRONG")
@@ -180,11 +185,25 @@ add_executable(dropin_nonblocking dropin/dropin_nonblocking.c)
 target_link_libraries(dropin_nonblocking PRIVATE MPI::MPI_C)
 set(nonblocking_served "'serve:nonblocking' of [0-9]+ ranks, MPI_Alltoallv: 56 calls, 5[0-9] served, 1 patterns [(]0 back")
 mpix_add_test(dropin.nonblocking TARGET dropin_nonblocking RANKS 2 3 4
-  ENVIRONMENT "${dropin_env};MPIX_ALLTOALLV_EXCLUDE=${alltoallv_mpi_rows}"
+  ENVIRONMENT "${dropin_env};${dropin_persistent_library};MPIX_ALLTOALLV_EXCLUDE=${alltoallv_mpi_rows}"
   PASS "${nonblocking_served}.*dropin_nonblocking: ok|dropin_nonblocking: ok.*${nonblocking_served}"
   FAIL "WRONG")
 mpix_add_test(dropin.nonblocking_plain TARGET dropin_nonblocking RANKS 2 ARGS --no-persistent
   PASS "dropin_nonblocking: ok" FAIL "WRONG")
+
+# MPI's progress rule: starting a nonblocking or persistent collective is
+# local, and a rank's completion needs only the other ranks' start. Ranks
+# in pairs, one's start or completion before a synchronous send the
+# other receives before its own (dropin_progress_order.c), every form the
+# drop-in stands in for, over blocks it would serve at once: by default
+# all of them run as the MPI's own (nonblocking calls pass through, and
+# persistent inits go to the MPI's init: the library's requests may wait
+# in MPI_Start, MPIX_INTERCEPT_PERSISTENT). A hang fails it, by the
+# program's own watchdog.
+add_executable(dropin_progress_order dropin/dropin_progress_order.c)
+target_link_libraries(dropin_progress_order PRIVATE MPI::MPI_C)
+mpix_add_test(dropin.progress_order TARGET dropin_progress_order RANKS 2 3 4 ENVIRONMENT ${dropin_env}
+  PASS "dropin_progress_order: ok" FAIL "WRONG|persistent requests [1-9]")
 
 add_executable(dropin_alltoall dropin/dropin_alltoall.c)
 target_link_libraries(dropin_alltoall PRIVATE MPI::MPI_C)
@@ -319,7 +338,7 @@ if(MPI_Fortran_FOUND)
       endif()
     endif()
     mpix_add_test(dropin.fortran_${binding} TARGET dropin_fortran_${binding} RANKS 2 TIMEOUT 120
-      ENVIRONMENT ${dropin_env}
+      ENVIRONMENT ${dropin_env} ${dropin_persistent_library}
       PASS "${pass}"
       FAIL "${fail}")
   endforeach()
