@@ -153,7 +153,8 @@ static_assert(MPIX_ALGORITHM_MPI_BASELINE == mpix::capability::mpi_baseline &&
                   MPIX_ALGORITHM_WINDOW == mpix::capability::window &&
                   MPIX_ALGORITHM_WINDOW_OFF_NODE == mpix::capability::window_off_node &&
                   MPIX_ALGORITHM_NODE_CHANNEL == mpix::capability::node_channel &&
-                  MPIX_ALGORITHM_NODE_AGGREGATION == mpix::capability::node_aggregation,
+                  MPIX_ALGORITHM_NODE_AGGREGATION == mpix::capability::node_aggregation &&
+                  MPIX_ALGORITHM_MPI_PROGRESS == mpix::capability::mpi_progress,
               "mpix.h's MPIX_ALGORITHM_* bits are the registry's capabilities");
 
 // Every family's C functions, one set per row of collectives/families.def:

@@ -31,6 +31,9 @@ inline constexpr unsigned window = 1u << 4;            // every block put into a
 inline constexpr unsigned window_off_node = 1u << 5;   // off-node blocks put into a window over recvbuf
 inline constexpr unsigned node_channel = 1u << 6;      // on-node blocks through the node channel
 inline constexpr unsigned node_aggregation = 1u << 7;  // off-node blocks through node leaders, one message a node pair
+// Keeps MPI's progress rule for persistent collectives: Start waits for no
+// other rank, and a rank's completion needs only the other ranks' Starts.
+inline constexpr unsigned mpi_progress = 1u << 8;
 }  // namespace capability
 
 // The capability names, as registry.def, CMake and mpix_info spell them.
@@ -43,6 +46,7 @@ inline constexpr CapabilityName capability_names[] = {
     {capability::selects, "selects"},                   {capability::contiguous_types, "contiguous_types"},
     {capability::window, "window"},                     {capability::window_off_node, "window_off_node"},
     {capability::node_channel, "node_channel"},         {capability::node_aggregation, "node_aggregation"},
+    {capability::mpi_progress, "mpi_progress"},
 };
 
 template <class Args>

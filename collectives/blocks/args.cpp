@@ -56,4 +56,18 @@ void AlltoallvArgs::move_buffers(const void* new_sendbuf, void* new_recvbuf) {
   recvbuf = new_recvbuf;
 }
 
+std::vector<PointToPointMessage> off_node_point_to_point(const AlltoallvArgs& args) {
+  const Comm& comm = *args.comm;
+  const int n = comm.size(), me = comm.rank();
+  std::vector<PointToPointMessage> messages;
+  for (int k = 1; k < n; ++k) {
+    const int target = (me + k) % n, source = (me - k + n) % n;
+    if (!comm.same_node(target) && args.send_bytes(target) > 0)
+      messages.push_back({target, true, args.sdispls[target] * args.send_layout.extent, args.sendcounts[target]});
+    if (!comm.same_node(source) && args.recv_bytes(source) > 0)
+      messages.push_back({source, false, args.rdispls[source] * args.recv_layout.extent, args.recvcounts[source]});
+  }
+  return messages;
+}
+
 }  // namespace mpix

@@ -16,6 +16,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/auto/settings.hpp"
+#include "collectives/persistent_edges.hpp"
 #include "src/datatype_layout.hpp"
 #include "src/comm.hpp"
 
@@ -86,5 +87,10 @@ struct AlltoallvArgs {
 // A row of a family whose requests are AlltoallvArgs (Alltoallv,
 // Alltoall): the algorithms of this folder, and each family's own.
 using AlltoallvAlgorithm = CollectiveAlgorithm<AlltoallvArgs>;
+
+// The blocks to and from other nodes as point-to-point messages, each
+// peer's send then its receive, peers k = 1 .. n-1 ranks away (the rows
+// that move on-node blocks their own way and these by PersistentEdges).
+std::vector<PointToPointMessage> off_node_point_to_point(const AlltoallvArgs& args);
 
 }  // namespace mpix

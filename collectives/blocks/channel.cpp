@@ -30,7 +30,7 @@ class ChannelAlltoallv final : public PersistentOperation {
   ChannelAlltoallv(const AlltoallvArgs& args, HeapBlocks heap)
       : args_(args),
         node_(args_, heap),
-        net_(args_.comm->global(), exchange_tag, args_.sendtype, args_.recvtype, off_node_messages(args_),
+        net_(args_.comm->global(), exchange_tag, args_.sendtype, args_.recvtype, off_node_point_to_point(args_),
              node_.send_base(), args_.recvbuf) {}
 
   void rebind(const void* sendbuf, void* recvbuf) override {
@@ -63,21 +63,6 @@ class ChannelAlltoallv final : public PersistentOperation {
   }
 
  private:
-  // The off-node blocks, each peer's send then its receive, k = 1 .. n-1.
-  static std::vector<PointToPointMessage> off_node_messages(const AlltoallvArgs& args) {
-    const Comm& comm = *args.comm;
-    const int n = comm.size(), me = comm.rank();
-    std::vector<PointToPointMessage> messages;
-    for (int k = 1; k < n; ++k) {
-      const int target = (me + k) % n, source = (me - k + n) % n;
-      if (!comm.same_node(target) && args.send_bytes(target) > 0)
-        messages.push_back({target, true, args.sdispls[target] * args.send_layout.extent, args.sendcounts[target]});
-      if (!comm.same_node(source) && args.recv_bytes(source) > 0)
-        messages.push_back({source, false, args.rdispls[source] * args.recv_layout.extent, args.recvcounts[source]});
-    }
-    return messages;
-  }
-
   bool progress() {
     const bool node_done = node_.progress();
     if (!net_done_) net_done_ = net_.test();

@@ -425,6 +425,10 @@ int alltoallv_rma_lock_init(const void *sendbuf, const int sendcounts[], const i
 /** Off-node blocks travel through node leaders, one message per pair of
  * nodes; auto races it only across nodes. */
 #define MPIX_ALGORITHM_NODE_AGGREGATION 0x80
+/** Keeps MPI's progress rule for persistent collectives: Start waits for
+ * no other rank, and a rank's completion needs only the other ranks'
+ * Starts (the drop-in serves MPI's persistent collectives with these). */
+#define MPIX_ALGORITHM_MPI_PROGRESS 0x100
 
 /** @} */
 
