@@ -48,9 +48,8 @@ def parse_args():
     p.add_argument("--collective", default="alltoallv", choices=["alltoallv", "alltoall", "neighbor"],
                    help="bench_dropin: which call the program loops")
     p.add_argument("--form", default="blocking", choices=["blocking", "persistent"],
-                   help="bench_dropin: the call itself, or MPI-4's persistent form (MPICH) started and waited on; "
-                        "its loop (every rank starts, then waits) allows the library's requests, so the preloaded "
-                        "variant serves it (MPIX_INTERCEPT_PERSISTENT=library, unless the environment says)")
+                   help="bench_dropin: the call itself, or MPI-4's persistent form (MPICH) started and waited on "
+                        "(served as MPIX_INTERCEPT_PERSISTENT says)")
     p.add_argument("--memory", default="heap", choices=["heap", "mpi"],
                    help="bench_dropin: buffers from the heap, or from MPI_Alloc_mem")
     p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
@@ -71,8 +70,6 @@ def main():
     os.makedirs(args.outdir, exist_ok=True)
     print(environment_header())
     variants = {"plain": {}, "preloaded": {"LD_PRELOAD": args.intercept}}
-    if args.form == "persistent" and "MPIX_INTERCEPT_PERSISTENT" not in os.environ:
-        variants["preloaded"]["MPIX_INTERCEPT_PERSISTENT"] = "library"
     if args.pass_through:
         variants["off"] = {"LD_PRELOAD": args.intercept, "MPIX_INTERCEPT": "off"}
     rows, agreement_us = [], []

@@ -37,16 +37,18 @@ const std::vector<VariableSpec>& intercept_variables() {
        c.section<InterceptConfig>().admission =
            parse_choice<AdmissionPolicy>(v, {{"rent", AdmissionPolicy::rent}, {"repeats", AdmissionPolicy::repeats}});
      }},
-    {"MPIX_INTERCEPT_PERSISTENT", "enum", "mpi", "mpi|library",
+    {"MPIX_INTERCEPT_PERSISTENT", "enum", "progress", "progress|mpi|library",
      "Drop-in: MPI-4's persistent collectives (MPI_Alltoallv_init, MPI_Alltoall_init, "
-     "MPI_Neighbor_alltoallv_init): mpi passes them to the MPI's own, whose MPI_Start is local and whose "
-     "completion needs only the other ranks' MPI_Start, as MPI requires; library serves them with the "
-     "library's requests, whose MPI_Start and completion calls may wait for the other ranks' (as a blocking "
-     "collective does): only for programs in which no rank reaches its MPI_Start, or its completion call, "
-     "only after another rank has passed its own.",
+     "MPI_Neighbor_alltoallv_init). MPI makes MPI_Start local and a rank's completion need only the other "
+     "ranks' MPI_Start. progress serves them with the library's algorithms that keep that rule (capability "
+     "mpi_progress), where the largest block reaches MPIX_INTERCEPT_MIN_BYTES, and with the MPI's own "
+     "otherwise; mpi passes them to the MPI's own; library serves them with auto, whose MPI_Start and "
+     "completion may wait for the other ranks' (as a blocking collective does): only for programs in which "
+     "no rank reaches its MPI_Start, or its completion call, only after another rank has passed its own.",
      [](std::string_view v, Config& c) {
-       c.section<InterceptConfig>().persistent =
-           parse_choice<PersistentPolicy>(v, {{"mpi", PersistentPolicy::mpi}, {"library", PersistentPolicy::library}});
+       c.section<InterceptConfig>().persistent = parse_choice<PersistentPolicy>(
+           v, {{"progress", PersistentPolicy::progress}, {"mpi", PersistentPolicy::mpi},
+               {"library", PersistentPolicy::library}});
      }},
   };
   return rows;

@@ -19,8 +19,9 @@ enum class AdmissionPolicy {
 
 // Who runs MPI-4's persistent collectives (MPI_Alltoallv_init and kin).
 enum class PersistentPolicy {
-  mpi,      // the MPI's own requests: MPI_Start is local, as MPI requires
-  library,  // the library's requests, whose Start and completion may wait for the other ranks'
+  progress,  // the library's rows that keep MPI's progress rule (Start local), else the MPI's own
+  mpi,       // the MPI's own requests, as is
+  library,   // auto: any row, whose Start and completion may wait for the other ranks'
 };
 
 struct InterceptConfig {
@@ -30,7 +31,7 @@ struct InterceptConfig {
   long min_bytes = 8192;   // smallest largest-block served
   AgreementPath agreement = AgreementPath::automatic;
   AdmissionPolicy admission = AdmissionPolicy::rent;
-  PersistentPolicy persistent = PersistentPolicy::mpi;
+  PersistentPolicy persistent = PersistentPolicy::progress;
 };
 
 }  // namespace mpix

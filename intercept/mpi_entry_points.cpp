@@ -12,7 +12,9 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <climits>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <string>
@@ -24,7 +26,9 @@
 #include "src/library.hpp"
 
 using mpix::InterceptConfig;
+using mpix::intercept::algorithm_info_key;
 using mpix::intercept::Collective;
+using mpix::intercept::PersistentPlan;
 using mpix::intercept::ServedExchanges;
 
 namespace mpix::intercept {
@@ -84,13 +88,13 @@ void report(ServedExchanges* s) {
                "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
                "check, %s), %ld carried in the exchange (%ld missed); per pattern, served calls/agreements: %s; "
                "one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
-               "node-channel rings made %ld, persistent requests %ld (%ld searched, the rest on MPI's own), "
+               "node-channel rings made %ld, persistent requests %ld (%ld on the library's request, the rest on MPI's own), "
                "uniform patterns as Alltoall %ld\n",
                name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
                s->agreement_path(), c.carried, c.carried_misses, uses.empty() ? "none" : uses.c_str(),
                1e3 * c.setup_seconds, 1e3 * c.admission_seconds, c.searches, 1e3 * c.search_seconds,
-               s->rings_made(), c.persistent, c.persistent_searched, c.as_alltoall);
+               s->rings_made(), c.persistent, c.persistent_on_library, c.as_alltoall);
 }
 
 // A communicator's attribute going away (MPI_Comm_free, MPI_Comm_delete_attr).
@@ -121,6 +125,9 @@ int finalize_states(MPI_Comm, int, void*, void*) {
   }
   for (ServedExchanges* s : states)
     PMPI_Comm_delete_attr(s->comm(), state_keyval[static_cast<int>(s->collective())]);
+#if MPI_VERSION >= 4
+  mpix::intercept::free_retired_proxies();
+#endif
   return MPI_SUCCESS;
 }
 
@@ -281,26 +288,44 @@ namespace {
 // one (agreed); otherwise the MPI's own init, on every rank. An init the
 // library refuses (bad arguments: refused on every rank alike) goes to the
 // MPI's own init too, which reports its own error.
-template <class LibraryInit, class MpiInit>
-int persistent_init(MPI_Comm comm, Collective collective, MPI_Request* request, LibraryInit library_init,
-                    MpiInit mpi_init) {
+template <class Arguments, class LibraryInit, class MpiInit>
+int persistent_init(MPI_Comm comm, Collective collective, MPI_Request* request, Arguments arguments,
+                    LibraryInit library_init, MpiInit mpi_init) {
   ServedExchanges* state = inside_drop_in ? nullptr : state_of(comm, collective);
   if (state == nullptr) return mpi_init(request);
   InsideDropIn guard;
-  long rent_starts = 0;
-  MPIX_Comm* xcomm = state->library_comm_for_persistent(rent_starts);
-  if (xcomm == nullptr) return mpi_init(request);
+  const PersistentPlan plan = state->plan_persistent(arguments(*state));
+  if (!plan.proxied) return mpi_init(request);
   MPIX_Request* served = nullptr;
+  long rent_starts = plan.rent_starts;
   MPI_Request proxy = MPI_REQUEST_NULL, mpi_own = MPI_REQUEST_NULL;
-  // The library's init agrees its outcome on every rank; the proxy and the
-  // MPI's own request (what the first Starts run, served_requests.hpp) are
-  // this rank's: they fail only where the MPI would fail its own init too,
-  // which then reports it.
-  if (library_init(xcomm, &served) != MPI_SUCCESS ||
-      PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &proxy) != MPI_SUCCESS ||
-      mpi_init(&mpi_own) != MPI_SUCCESS) {
+  // The library's init agrees its outcome on every rank, and so whether it
+  // runs the row asked for (a row that refuses the arguments falls back to
+  // auto alike, which keeps no progress rule: the MPI's own then, for
+  // good); the proxy and the MPI's own request (what the first Starts run,
+  // served_requests.hpp) are this rank's: they fail only where the MPI
+  // would fail its own init too, which then reports it.
+  int rc = MPI_SUCCESS;
+  if (plan.library != nullptr) {
+    MPIX_Info* info = nullptr;
+    if (plan.algorithm != nullptr) {
+      MPIX_Info_init(&info);
+      MPIX_Info_set(info, algorithm_info_key(collective), plan.algorithm);
+    }
+    rc = library_init(plan.library, info, &served);
+    if (info != nullptr) MPIX_Info_free(&info);
+    char running[MPIX_MAX_OBJECT_NAME] = {};
+    int length = 0;
+    if (rc == MPI_SUCCESS && plan.algorithm != nullptr &&
+        (MPIX_Request_get_algorithm(served, running, &length) != MPI_SUCCESS ||
+         std::strcmp(running, plan.algorithm) != 0)) {
+      MPIX_Request_free(&served);
+      rent_starts = LONG_MAX;
+    }
+  }
+  if (rc != MPI_SUCCESS || mpix::intercept::make_proxy(&proxy) != MPI_SUCCESS || mpi_init(&mpi_own) != MPI_SUCCESS) {
     if (served != nullptr) MPIX_Request_free(&served);
-    if (proxy != MPI_REQUEST_NULL) PMPI_Request_free(&proxy);
+    if (proxy != MPI_REQUEST_NULL) mpix::intercept::retire_proxy(&proxy);
     mpix::intercept::release_served_request();
     return mpi_init(request);
   }
@@ -322,9 +347,12 @@ extern "C" int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], c
                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return persistent_init(
       comm, Collective::alltoallv, request,
-      [&](MPIX_Comm* xcomm, MPIX_Request** served) {
+      [&](ServedExchanges& state) {
+        return state.arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+      },
+      [&](MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** served) {
         return MPIX_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                   xcomm, nullptr, served);
+                                   xcomm, info, served);
       },
       [&](MPI_Request* made) {
         return PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
@@ -337,9 +365,11 @@ extern "C" int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatyp
                                  MPI_Request* request) {
   return persistent_init(
       comm, Collective::alltoall, request,
-      [&](MPIX_Comm* xcomm, MPIX_Request** served) {
-        return MPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, xcomm, nullptr,
-                                  served);
+      [&](ServedExchanges& state) {
+        return state.uniform_arguments(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      },
+      [&](MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** served) {
+        return MPIX_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, xcomm, info, served);
       },
       [&](MPI_Request* made) {
         return PMPI_Alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, made);
@@ -352,9 +382,12 @@ extern "C" int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendco
                                            MPI_Request* request) {
   return persistent_init(
       comm, Collective::neighbor_alltoallv, request,
-      [&](MPIX_Comm* xcomm, MPIX_Request** served) {
+      [&](ServedExchanges& state) {
+        return state.arguments(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+      },
+      [&](MPIX_Comm* xcomm, MPIX_Info* info, MPIX_Request** served) {
         return MPIX_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                            recvtype, xcomm, nullptr, served);
+                                            recvtype, xcomm, info, served);
       },
       [&](MPI_Request* made) {
         return PMPI_Neighbor_alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,

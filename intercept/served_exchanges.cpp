@@ -135,9 +135,6 @@ int mpi_own_call(Collective collective, MPI_Comm comm, const Side<const void*>& 
 std::int64_t in_ns(double us) { return static_cast<std::int64_t>(1e3 * us); }
 double in_us(std::int64_t ns) { return 1e-3 * static_cast<double>(ns); }
 
-// Whether the registered algorithm called name is the MPI's own call (its
-// capability, from the collective's public listing): read once per settled
-// request.
 // What the drop-in knows of the library's family behind each collective:
 // its public listing and the info key that asks for an algorithm.
 struct FamilyListing {
@@ -155,22 +152,44 @@ const FamilyListing& listing_of(Collective collective) {
   return listings[static_cast<int>(collective)];
 }
 
-bool is_mpi_own_call(Collective collective, std::string_view name) {
+// The first of the collective's listed rows whose name and capabilities
+// (MPIX_ALGORITHM_* bits) satisfy wanted, or nullptr.
+template <class Wanted>
+const char* first_row(Collective collective, Wanted wanted) {
   const FamilyListing& family = listing_of(collective);
   int count = 0;
   family.count(&count);
   for (int i = 0; i < count; ++i) {
-    const char* listed = nullptr;
+    const char* name = nullptr;
     int capabilities = 0;
-    const int rc = family.describe(i, &listed, nullptr, &capabilities);
-    if (rc == MPI_SUCCESS && name == listed) return (capabilities & MPIX_ALGORITHM_MPI_BASELINE) != 0;
+    if (family.describe(i, &name, nullptr, &capabilities) == MPI_SUCCESS && wanted(name, capabilities)) return name;
   }
-  return false;
+  return nullptr;
+}
+
+// The collective's library row that keeps MPI's progress rule and is not
+// the MPI's own call, or nullptr.
+const char* progress_rule_row(Collective collective) {
+  return first_row(collective, [](const char*, int capabilities) {
+    return (capabilities & MPIX_ALGORITHM_MPI_PROGRESS) != 0 &&
+           (capabilities & (MPIX_ALGORITHM_MPI_BASELINE | MPIX_ALGORITHM_MPI_PERSISTENT)) == 0;
+  });
+}
+
+// Whether the registered algorithm called name is the MPI's own call (its
+// capability, from the collective's public listing): read once per settled
+// request.
+bool is_mpi_own_call(Collective collective, std::string_view name) {
+  return first_row(collective, [&](const char* listed, int capabilities) {
+           return name == listed && (capabilities & MPIX_ALGORITHM_MPI_BASELINE) != 0;
+         }) != nullptr;
 }
 
 }  // namespace
 
 const char* name_of(Collective collective) { return listing_of(collective).mpi_name; }
+
+const char* algorithm_info_key(Collective collective) { return listing_of(collective).algorithm_key; }
 
 std::uint64_t fingerprint(const InterceptConfig& settings) {
   std::uint64_t h = settings.enabled ? 0x9e3779b97f4a7c15ULL : 0x7f4a7c159e3779b9ULL;
@@ -216,10 +235,8 @@ int ServedExchanges::call_uniform(const void* sendbuf, int sendcount, MPI_Dataty
     remember_small_counts(recvtype, type_bytes);
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm_);
   }
-  const int* sendcounts = uniform_send_.describe(sendcount, send_entries_);
-  const int* recvcounts = uniform_recv_.describe(recvcount, recv_entries_);
-  return call(sendbuf, sendcounts, uniform_send_.displs.data(), sendtype, recvbuf, recvcounts,
-              uniform_recv_.displs.data(), recvtype);
+  const CallArguments args = uniform_arguments(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  return call(sendbuf, args.sendcounts, args.sdispls, sendtype, recvbuf, args.recvcounts, args.rdispls, recvtype);
 }
 
 // The next calls with this receive type decide in passes_straight_through(),
@@ -580,24 +597,45 @@ long ServedExchanges::rings_made() const {
 // share_rings). False: it failed, on every rank alike, and this
 // communicator's calls go to MPI from now on.
 #if MPI_VERSION >= 4
-MPIX_Comm* ServedExchanges::library_comm_for_persistent(long& rent_starts) {
+PersistentPlan ServedExchanges::plan_persistent(const CallArguments& call) {
+  PersistentPlan plan;
   const bool reserved = settings_.enabled && !disabled_ && reserve_served_request();
-  // Every rank ready, with the same settings (the rent rule is agreed).
+  scratch_.describe(call);
+  // Every rank ready, with the same settings (the policy and the rent rule
+  // are agreed), and what every rank can serve.
   const std::int64_t settings_hash = static_cast<std::int64_t>(fingerprint(settings_));
-  std::int64_t agreed[3] = {reserved ? 0 : 1, settings_hash, -settings_hash};
-  const bool ready = PMPI_Allreduce(MPI_IN_PLACE, agreed, 3, MPI_INT64_T, MPI_MAX, comm_) == MPI_SUCCESS &&
+  std::int64_t agreed[5] = {reserved ? 0 : 1, settings_hash, -settings_hash, scratch_.servable ? 0 : 1,
+                            scratch_.largest_block};
+  const bool ready = PMPI_Allreduce(MPI_IN_PLACE, agreed, 5, MPI_INT64_T, MPI_MAX, comm_) == MPI_SUCCESS &&
                      agreed[0] == 0 && agreed[1] == -agreed[2];
-  // The policy is among the agreed settings: the MPI's own on every rank
-  // alike, or the library's. The set-up's search prices the first request's.
-  if (!ready || settings_.persistent != PersistentPolicy::library || !set_up()) {
+  if (!ready || settings_.persistent == PersistentPolicy::mpi) {
     if (reserved) release_served_request();
-    return nullptr;
+    return plan;
   }
+  if (settings_.persistent == PersistentPolicy::progress) {
+    plan.algorithm = progress_rule_row(collective_);
+    // set_up() fails on every rank alike. Where the library's row does not
+    // run, the MPI's own request is the program's, with nothing in between.
+    if (plan.algorithm == nullptr || agreed[3] != 0 || agreed[4] < settings_.min_bytes || !set_up()) {
+      release_served_request();
+      return plan;
+    }
+    plan.proxied = true;
+    plan.library = xcomm_;
+    ++counters_.persistent;
+    return plan;
+  }
+  plan.proxied = true;
+  ++counters_.persistent;
+  // The set-up's search prices the first request's.
+  if (!set_up()) {
+    plan.rent_starts = LONG_MAX;
+    return plan;
+  }
+  plan.library = xcomm_;
   share_rings();
   first_search(SearchKind::persistent);
-  ++counters_.persistent;
-  rent_starts = 0;
-  if (settings_.admission == AdmissionPolicy::repeats) return xcomm_;
+  if (settings_.admission == AdmissionPolicy::repeats) return plan;
   // In periods of the request's own call, the dearest over ranks, and the
   // least gain: the price, and the rent it needs (admission_price_us and
   // rent_needed_us, in periods). The request is made already: its search
@@ -606,16 +644,31 @@ MPIX_Comm* ServedExchanges::library_comm_for_persistent(long& rent_starts) {
   std::int64_t price[2] = {static_cast<std::int64_t>(1e3 * search.periods),
                            -static_cast<std::int64_t>(1e6 * search.gain)};
   if (PMPI_Allreduce(MPI_IN_PLACE, price, 2, MPI_INT64_T, MPI_MAX, errors_return_comm_) != MPI_SUCCESS) {
-    rent_starts = LONG_MAX;  // no price agreed: the MPI's own request, for good
-    return xcomm_;
+    plan.rent_starts = LONG_MAX;  // no price agreed: the MPI's own request, for good
+    return plan;
   }
   const double price_periods = admission_price_us(1e-3 * static_cast<double>(price[0]), 0, 1, tournament_rule_,
                                                   admission_rule_);
   const double needed = rent_needed_us(price_periods, 1e-6 * static_cast<double>(-price[1]), admission_rule_);
-  rent_starts = static_cast<long>(std::min(std::ceil(needed), 1e15));
-  return xcomm_;
+  plan.rent_starts = static_cast<long>(std::min(std::ceil(needed), 1e15));
+  return plan;
 }
 #endif
+
+CallArguments ServedExchanges::arguments(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                         MPI_Datatype sendtype, const void* recvbuf, const int recvcounts[],
+                                         const int rdispls[], MPI_Datatype recvtype) const {
+  return {sendbuf,    recvbuf, sendcounts, sdispls,       sendtype,
+          recvcounts, rdispls, recvtype,   send_entries_, recv_entries_};
+}
+
+CallArguments ServedExchanges::uniform_arguments(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                 const void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  const int* sendcounts = uniform_send_.describe(sendcount, send_entries_);
+  const int* recvcounts = uniform_recv_.describe(recvcount, recv_entries_);
+  return arguments(sendbuf, sendcounts, uniform_send_.displs.data(), sendtype, recvbuf, recvcounts,
+                   uniform_recv_.displs.data(), recvtype);
+}
 
 bool ServedExchanges::set_up() {
   if (xcomm_ != nullptr) return true;

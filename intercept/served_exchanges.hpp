@@ -32,6 +32,19 @@ std::uint64_t fingerprint(const InterceptConfig& settings);
 enum class Collective { alltoallv, neighbor_alltoallv, alltoall };
 inline constexpr int collectives = 3;
 const char* name_of(Collective collective);  // "MPI_Alltoallv", ...
+// The info key that asks the collective's library family for an algorithm.
+const char* algorithm_info_key(Collective collective);
+
+// What an MPI-4 persistent init gets (ServedExchanges::plan_persistent),
+// agreed on every rank.
+struct PersistentPlan {
+  bool proxied = false;  // a served request behind a handle of the MPI's own; else the MPI's own init, as is
+  // The library's communicator for its request; nullptr: the served
+  // request runs the MPI's own request for good.
+  MPIX_Comm* library = nullptr;
+  const char* algorithm = nullptr;  // the library's row to ask for; nullptr: auto
+  long rent_starts = 0;             // Starts on the MPI's own before the library's (served_requests.hpp)
+};
 
 // One search's measurements, until its request settles
 // (selector/admission.hpp: search_excess_us).
@@ -106,7 +119,7 @@ class ServedExchanges {
     long calls = 0;
     long served = 0;
     long persistent = 0;      // MPI-4 persistent collectives served (served_requests.hpp)
-    long persistent_searched = 0;  // ... whose rent bought their search (the rest ran MPI's own)
+    long persistent_on_library = 0;  // ... that switched to the library's request (the rest ran MPI's own)
     long as_alltoall = 0;     // MPI_Alltoallv patterns admitted as Alltoalls (uniform blocks)
     long returned = 0;        // patterns that went back to MPI: it was faster
     long agreements = 0;      // calls that ran the agreement
@@ -148,18 +161,32 @@ class ServedExchanges {
   std::vector<PatternUse> pattern_uses() const;
   long patterns_unreported() const;
   // Collective over the communicator, at an MPI-4 persistent init of this
-  // collective: the library's communicator (made once, as for a served
-  // call), if every rank has the drop-in on, the same settings and a slot
-  // for one more served request (reserve_served_request, agreed); nullptr:
-  // the init goes to the MPI on every rank. A non-null answer holds a
-  // reserved slot, and sets rent_starts: how many Starts the request runs
-  // the MPI's own request before its search is bought (rent or buy, as for
-  // an admission, selector/admission.hpp: a search costs about as many of
-  // the request's own periods as the communicator's last one of this kind
-  // did of its own; 0 under MPIX_INTERCEPT_ADMISSION=repeats), agreed.
-  MPIX_Comm* library_comm_for_persistent(long& rent_starts);
-  // For the report: a served persistent collective's search was bought.
-  void persistent_search_bought() { ++counters_.persistent_searched; }
+  // collective over call's arguments (MPIX_INTERCEPT_PERSISTENT, agreed
+  // with the other settings; an init goes to the MPI as is unless every
+  // rank has the drop-in on, the same settings and a slot for one more
+  // served request, reserve_served_request, which a proxied plan holds):
+  //  - mpi: the MPI's own init, as is;
+  //  - progress: the library's row that keeps MPI's progress rule (the
+  //    capability mpi_progress) from the first Start, where the collective's
+  //    family has one, every rank can serve the arguments and the largest
+  //    block reaches MPIX_INTERCEPT_MIN_BYTES; otherwise the MPI's own init,
+  //    as is (a proxy would only add its calls to every Start and wait);
+  //  - library: auto, after rent_starts Starts on the MPI's own (rent or
+  //    buy, as for an admission, selector/admission.hpp: a search costs
+  //    about as many of the request's own periods as the communicator's
+  //    last one of this kind did of its own; 0 under
+  //    MPIX_INTERCEPT_ADMISSION=repeats).
+  PersistentPlan plan_persistent(const CallArguments& call);
+  // call's arguments for an init of this collective: the count arrays'
+  // entries (MPI_Alltoallv, MPI_Neighbor_alltoallv), or an Alltoall's
+  // uniform blocks (describing them in this object's storage).
+  CallArguments arguments(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                          const void* recvbuf, const int recvcounts[], const int rdispls[],
+                          MPI_Datatype recvtype) const;
+  CallArguments uniform_arguments(const void* sendbuf, int sendcount, MPI_Datatype sendtype, const void* recvbuf,
+                                  int recvcount, MPI_Datatype recvtype);
+  // For the report: a served persistent collective runs the library's request now.
+  void persistent_switched_to_library() { ++counters_.persistent_on_library; }
   // A served persistent collective's search settled: it prices the next
   // (this rank's measurement; agreed as the slowest rank's when used).
   void persistent_search_measured(const SearchCost& search) { search_measured(SearchKind::persistent, search); }

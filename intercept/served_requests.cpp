@@ -108,6 +108,10 @@ class RequestTable {
 
 RequestTable table;
 
+// Retired proxies (make_proxy); init and free only.
+std::mutex proxies_mutex;
+std::vector<MPI_Request> retired_proxies;
+
 // The entry's request if handle is a served one; nullptr for the MPI's own
 // (and on the library's own calls underneath, which are all the MPI's).
 inline ServedRequest* served(MPI_Request handle) {
@@ -144,7 +148,7 @@ int start(ServedRequest& e) {
     e.searched = true;
     const double now = MPI_Wtime();
     e.search.mpi_call_us = e.starts ? 1e6 * (now - e.first_start) / static_cast<double>(e.starts) : 0;
-    if (e.state != nullptr) e.state->persistent_search_bought();
+    if (e.state != nullptr) e.state->persistent_switched_to_library();
   }
   ++e.starts;
   if (!e.searched) return PMPI_Start(&e.mpi_own);
@@ -263,6 +267,30 @@ void adopt_served_request(MPI_Request proxy, const ServedRequest& served) {
 }
 void forget_state(const ServedExchanges* state) { table.forget(state); }
 
+int make_proxy(MPI_Request* proxy) {
+  {
+    std::lock_guard<std::mutex> lock(proxies_mutex);
+    if (!retired_proxies.empty()) {
+      *proxy = retired_proxies.back();
+      retired_proxies.pop_back();
+      return MPI_SUCCESS;
+    }
+  }
+  return PMPI_Send_init(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, MPI_COMM_SELF, proxy);
+}
+
+void retire_proxy(MPI_Request* proxy) {
+  std::lock_guard<std::mutex> lock(proxies_mutex);
+  retired_proxies.push_back(*proxy);
+  *proxy = MPI_REQUEST_NULL;
+}
+
+void free_retired_proxies() {
+  std::lock_guard<std::mutex> lock(proxies_mutex);
+  for (MPI_Request& proxy : retired_proxies) PMPI_Request_free(&proxy);
+  retired_proxies.clear();
+}
+
 }  // namespace mpix::intercept
 
 using mpix::intercept::InsideDropIn;
@@ -338,10 +366,11 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   }
   InsideDropIn guard;
   mpix::intercept::table.erase(*request);
-  MPIX_Request_free(&e->request);
+  if (e->request != nullptr) MPIX_Request_free(&e->request);
   PMPI_Request_free(&e->mpi_own);
   delete e;
-  return PMPI_Request_free(request);
+  mpix::intercept::retire_proxy(request);
+  return MPI_SUCCESS;
 }
 
 // The array forms. The MPI's own requests are asked through the MPI's

@@ -2,29 +2,31 @@
 // MPI_Alltoall_init, MPI_Neighbor_alltoallv_init): the handles it gave the
 // program, and the MPI calls that start, complete and free them.
 //
-// Only where the program asks (MPIX_INTERCEPT_PERSISTENT=library, agreed
-// at each init): MPI makes MPI_Start local and a rank's completion depend
-// only on the other ranks' Starts, but the library's request may wait in
-// Start (its search's agreements, a window's epoch) and in completion (the
-// node channel drains as receivers copy out) for what the other ranks do
-// in theirs. A program that sends after its Start to a peer that receives
-// before its own hangs under it (tests/dropin/dropin_progress_order.c);
-// by default every init goes to the MPI's own.
+// Which request runs behind the handle is agreed at the init
+// (ServedExchanges::plan_persistent, MPIX_INTERCEPT_PERSISTENT). MPI makes
+// MPI_Start local and a rank's completion depend only on the other ranks'
+// Starts; auto's request may wait in Start (its search's agreements, a
+// window's epoch) and in completion (the node channel drains as receivers
+// copy out) for what the other ranks do in theirs, so a program that sends
+// after its Start to a peer that receives before its own would hang under
+// it (tests/dropin/dropin_progress_order.c). By default the request is a
+// row that keeps the rule (capability mpi_progress), from the first Start,
+// or the MPI's own for good; auto only under library.
 //
 // Protocol. The handle the program holds is a request of the MPI's own: a
-// persistent send of nothing to MPI_PROC_NULL on the call's communicator
-// (the proxy), which the MPI accepts in every call, so a call the drop-in
+// persistent send of nothing to MPI_PROC_NULL (the proxy, make_proxy), which the MPI accepts in every call, so a call the drop-in
 // does not stand in for sees an inactive persistent request. Underneath
-// runs the library's request, made by MPIX_*_init (auto, its tournament
-// and agreement, as in the C API). MPI_Start and MPI_Startall start both;
-// starting an active one is MPI_ERR_REQUEST raised on the communicator, as
-// the MPI raises it. A served request runs the MPI's own request (made
-// beside it at init) until its Starts have paid the rent of its search,
-// rent or buy as for the drop-in's blocking calls, counted in Starts
-// agreed at init (ServedExchanges::library_comm_for_persistent): it then
-// switches to the library's for good, at the same Start on every rank and
-// with no agreement at any Start, so a request started a few hundred times,
-// as a benchmark's sweep does, never pays a search it cannot repay. Every
+// runs the library's request, made by MPIX_*_init (the row the plan names,
+// or auto), and the MPI's own, made beside it. MPI_Start and MPI_Startall
+// start both; starting an active one is MPI_ERR_REQUEST raised on the
+// communicator, as the MPI raises it. A served request runs the MPI's own
+// request for the Starts agreed at init (ServedExchanges::plan_persistent:
+// none for a row that keeps the progress rule; under library until they
+// have paid the rent of auto's search, rent or buy as for the drop-in's
+// blocking calls): it then switches to the library's for good, at the same
+// Start on every rank and with no agreement at any Start, so a request
+// started a few hundred times, as a benchmark's sweep does, never pays a
+// search it cannot repay. Every
 // completion call (MPI_Wait, MPI_Test and their -all, -any and -some
 // forms, MPI_Request_get_status) polls the running requests and makes the
 // MPI progress between polls (MPI_Testsome on the MPI's own requests of
@@ -52,7 +54,7 @@ namespace mpix::intercept {
 
 // One served persistent collective.
 struct ServedRequest {
-  MPIX_Request* request = nullptr;      // the library's
+  MPIX_Request* request = nullptr;      // the library's; nullptr: the MPI's own for good
   MPI_Request mpi_own = MPI_REQUEST_NULL;  // the MPI's own, over the same arguments
   MPI_Comm comm = MPI_COMM_NULL;        // the program's, for errors
   // Its communicator's drop-in state (the rent rule); null once the
@@ -71,6 +73,18 @@ struct ServedRequest {
   double last_start = 0;
   SearchCost search;
 };
+
+// The proxies: persistent sends of nothing to MPI_PROC_NULL on
+// MPI_COMM_SELF. A freed one is kept and handed out again, never given back
+// to the MPI before MPI_Finalize: MPICH 4.0.2 hangs the persistent
+// collective that next gets the request object of a freed persistent
+// request to MPI_PROC_NULL (a program's MPI_Allreduce_init after it freed a
+// served request would wait for ever; tests/dropin/dropin_progress_order.c).
+int make_proxy(MPI_Request* proxy);
+// proxy is inactive; it reads MPI_REQUEST_NULL afterwards.
+void retire_proxy(MPI_Request* proxy);
+// At MPI_Finalize: the kept proxies go back to the MPI.
+void free_retired_proxies();
 
 // Holds a slot for one more served request, or false where the table is
 // full (the init then goes to the MPI). Every rank's answer is agreed

@@ -8,13 +8,17 @@
  *   start, then send:  A starts, MPI_Ssend to B, waits;
  *                      B receives from A, then starts, waits.
  *                      A start that waited for B would never reach the send.
- *   wait, then send:   A starts, waits, MPI_Ssend to B;
- *                      B starts, receives from A, then waits.
- *                      A's wait must complete while B sits in MPI_Recv:
- *                      only the MPI's progress inside that receive moves B's
- *                      part of the exchange.
+ *   wait, then send:   B starts, MPI_Ssend to A, receives from A, waits;
+ *                      A receives from B, then starts, waits, MPI_Ssend
+ *                      to B. A's wait must complete while B, which
+ *                      started first, sits in MPI_Recv: only the MPI's
+ *                      progress inside that receive moves B's part.
  * The same exchange repeats, above the served size, so that a drop-in
  * that served it would serve it here; every exchange's data is checked.
+ * Then, the served requests freed, a persistent collective the drop-in
+ * does not stand in for (MPI_Allreduce_init): MPICH 4.0.2 hangs one that
+ * gets the request object of a freed persistent request to MPI_PROC_NULL,
+ * which is what the drop-in's handles are (it keeps them).
  * A hang is what a failure looks like: a watchdog ends the rank after
  * watchdog_seconds (the whole program takes about a second, oversubscribed
  * ranks included) and names the form and iteration it hung in. Rank 0
@@ -30,9 +34,18 @@
 
 enum { block = 4096, iterations = 24, watchdog_seconds = 30 };
 
-typedef enum { ialltoallv, ialltoall, ineighbor, persistent_alltoallv, persistent_alltoall, persistent_neighbor } Form;
-static const char *const form_names[] = {"MPI_Ialltoallv", "MPI_Ialltoall", "MPI_Ineighbor_alltoallv",
-                                         "MPI_Alltoallv_init", "MPI_Alltoall_init", "MPI_Neighbor_alltoallv_init"};
+typedef enum {
+    ialltoallv,
+    ialltoall,
+    ineighbor,
+    persistent_alltoallv,
+    persistent_alltoall,
+    persistent_neighbor,
+    allreduce_init /* not an exchange: the one after them */
+} Form;
+static const char *const form_names[] = {"MPI_Ialltoallv",     "MPI_Ialltoall",     "MPI_Ineighbor_alltoallv",
+                                         "MPI_Alltoallv_init", "MPI_Alltoall_init", "MPI_Neighbor_alltoallv_init",
+                                         "MPI_Allreduce_init"};
 
 /* Where the rank is, for the watchdog's message. */
 static volatile sig_atomic_t now_form, now_iteration;
@@ -108,7 +121,7 @@ int main(int argc, char **argv) {
     signal(SIGALRM, hung);
     alarm(watchdog_seconds);
     const int partner = (rank_ ^ 1) < size_ ? rank_ ^ 1 : MPI_PROC_NULL;
-    const int first = rank_ % 2 == 0; /* A: starts before its partner */
+    const int first = rank_ % 2 == 0; /* A (even); its partner is B */
 
     Exchange x;
     MPI_Comm_dup(MPI_COMM_WORLD, &x.comm);
@@ -143,15 +156,24 @@ int main(int argc, char **argv) {
             const int send_after_wait = it % 2;
             int token = it;
             MPI_Request running = request;
-            if (first) {
-                start(form, &x, &b, &running);
-                if (!send_after_wait) MPI_Ssend(&token, 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
+            if (!send_after_wait) {
+                if (first) {
+                    start(form, &x, &b, &running);
+                    MPI_Ssend(&token, 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
+                } else {
+                    MPI_Recv(&token, 1, MPI_INT, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    start(form, &x, &b, &running);
+                }
                 MPI_Wait(&running, MPI_STATUS_IGNORE);
-                if (send_after_wait) MPI_Ssend(&token, 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
-            } else {
-                if (!send_after_wait) MPI_Recv(&token, 1, MPI_INT, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (first) {
+                MPI_Recv(&token, 1, MPI_INT, partner, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 start(form, &x, &b, &running);
-                if (send_after_wait) MPI_Recv(&token, 1, MPI_INT, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Wait(&running, MPI_STATUS_IGNORE);
+                MPI_Ssend(&token, 1, MPI_INT, partner, 0, MPI_COMM_WORLD);
+            } else {
+                start(form, &x, &b, &running);
+                MPI_Ssend(&token, 1, MPI_INT, partner, 1, MPI_COMM_WORLD);
+                MPI_Recv(&token, 1, MPI_INT, partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
                 MPI_Wait(&running, MPI_STATUS_IGNORE);
             }
             char what[96];
@@ -163,6 +185,19 @@ int main(int argc, char **argv) {
         if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
         release(&b);
     }
+#if MPI_VERSION >= 4
+    now_form = allreduce_init, now_iteration = -1;
+    MPI_Request sum_request = MPI_REQUEST_NULL;
+    int one = 1, sum = 0;
+    MPI_Allreduce_init(&one, &sum, 1, MPI_INT, MPI_SUM, x.comm, MPI_INFO_NULL, &sum_request);
+    for (int it = 0; it < 3; ++it) {
+        now_iteration = it, sum = 0;
+        MPI_Start(&sum_request);
+        MPI_Wait(&sum_request, MPI_STATUS_IGNORE);
+        expect(sum == size_, "MPI_Allreduce_init's sum", it);
+    }
+    MPI_Request_free(&sum_request);
+#endif
     MPI_Comm_free(&x.graph);
     MPI_Comm_free(&x.comm);
     MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
