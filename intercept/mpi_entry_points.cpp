@@ -88,8 +88,8 @@ void report(ServedExchanges* s) {
                "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
                "check, %s), %ld carried in the exchange (%ld missed); per pattern, served calls/agreements: %s; "
                "one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
-               "node-channel rings made %ld, persistent requests %ld (%ld on the library's request, the rest on MPI's own), "
-               "uniform patterns as Alltoall %ld\n",
+               "node-channel rings made %ld, persistent requests %ld (%ld on the library's request, the rest on "
+               "MPI's own), uniform patterns as Alltoall %ld\n",
                name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
                s->agreement_path(), c.carried, c.carried_misses, uses.empty() ? "none" : uses.c_str(),

@@ -592,11 +592,8 @@ long ServedExchanges::rings_made() const {
   return rings_shared_ && xcomm_ != nullptr ? xcomm_->comm->component<ChannelPool>()->created() : 0;
 }
 
-// Collective, at an agreed call: the communicator's one-time set-up (the
-// library's communicator, the agreement's channel; the rings follow in
-// share_rings). False: it failed, on every rank alike, and this
-// communicator's calls go to MPI from now on.
 #if MPI_VERSION >= 4
+// Collective, at an MPI-4 persistent init (served_exchanges.hpp).
 PersistentPlan ServedExchanges::plan_persistent(const CallArguments& call) {
   PersistentPlan plan;
   const bool reserved = settings_.enabled && !disabled_ && reserve_served_request();
@@ -670,6 +667,10 @@ CallArguments ServedExchanges::uniform_arguments(const void* sendbuf, int sendco
                    uniform_recv_.displs.data(), recvtype);
 }
 
+// Collective, at an agreed call: the communicator's one-time set-up (the
+// library's communicator, the agreement's channel; the rings follow in
+// share_rings). False: it failed, on every rank alike, and this
+// communicator's calls go to MPI from now on.
 bool ServedExchanges::set_up() {
   if (xcomm_ != nullptr) return true;
   if (disabled_) return false;

@@ -153,7 +153,7 @@ if(NOT MPIX_MPI_IS_OPEN_MPI)
     ENVIRONMENT ${dropin_env} ${dropin_persistent_library} ARGS --every-way
     PASS "${dropin_loaded}.*MPI_Alltoallv_init from [^\n]*mpixrma_intercept.*${persistent_served}.*${persistent_served}.*${persistent_served}"
     FAIL "WRONG|persistent requests 0")
-  # The default rule: a request runs the MPI's own until its Starts have
+  # Auto's rule (library): a request runs the MPI's own until its Starts have
   # paid for a search (measured prices: whether these 42 Starts do is not
   # the test's to say), and every way's data is right either way (the
   # program's status, WRONG otherwise; its last line and the drop-in's
