@@ -104,7 +104,11 @@ std::string run_one(const Family& family, MPIX_Comm* xcomm, const std::string& a
   if (rc != MPI_SUCCESS) {
     int error_class = 0;
     MPI_Error_class(rc, &error_class);
-    const bool may_refuse = (capabilities & (MPIX_ALGORITHM_NODE_CHANNEL | MPIX_ALGORITHM_MPI_PERSISTENT)) != 0;
+    // The node channel's rows need processes, MPI's persistent collective
+    // an MPI-4 MPI, and the rows that keep MPI's progress rule one or the
+    // other (processes that copy into each other, or MPI's own request).
+    const bool may_refuse = (capabilities & (MPIX_ALGORITHM_NODE_CHANNEL | MPIX_ALGORITHM_MPI_PERSISTENT |
+                                             MPIX_ALGORITHM_MPI_PROGRESS)) != 0;
     if (error_class != MPIX_ERR_ALGORITHM || !may_refuse)
       report_wrong(where + ": init failed: " + error_text(rc));
     else if (rank == 0)
