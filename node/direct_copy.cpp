@@ -3,8 +3,10 @@
 #include <sys/prctl.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include "src/error.hpp"
@@ -31,11 +33,13 @@ void cma_copy_vectors(pid_t pid, iovec* local, iovec* remote, int count, bool wr
   // One call may move less than asked (signals, page limits). Local and
   // remote iovecs pair up with equal lengths, so the next call resumes both
   // at the same element and offset.
+  // A call takes at most IOV_MAX pairs.
   int first = 0;
   while (first < count) {
     cma_call_count.fetch_add(1, std::memory_order_relaxed);
-    const ssize_t n = write ? process_vm_writev(pid, local + first, count - first, remote + first, count - first, 0)
-                            : process_vm_readv(pid, local + first, count - first, remote + first, count - first, 0);
+    const unsigned long pairs = static_cast<unsigned long>(std::min(count - first, IOV_MAX));
+    const ssize_t n = write ? process_vm_writev(pid, local + first, pairs, remote + first, pairs, 0)
+                            : process_vm_readv(pid, local + first, pairs, remote + first, pairs, 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0)
       throw Error(MPI_ERR_OTHER, std::string(write ? "process_vm_writev" : "process_vm_readv") + " to pid " +

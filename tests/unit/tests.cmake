@@ -1,7 +1,7 @@
 # Tests of unit tests, included by tests/CMakeLists.txt in its scope.
 
 # Pure unit tests: no MPI_Init, no mpiexec.
-add_executable(unit_tests unit/unit_calibration.cpp unit/unit_channel_geometry.cpp unit/unit_config.cpp unit/unit_registry.cpp unit/unit_resource_registry.cpp
+add_executable(unit_tests unit/unit_calibration.cpp unit/unit_channel_geometry.cpp unit/unit_direct_copy.cpp unit/unit_config.cpp unit/unit_registry.cpp unit/unit_resource_registry.cpp
   unit/unit_admission.cpp unit/unit_ordered_path_choice.cpp unit/unit_recent_calls.cpp unit/unit_selector.cpp unit/unit_tournament.cpp unit/unit_tuning_file.cpp
   ${PROJECT_SOURCE_DIR}/intercept/recent_calls.cpp)
 target_link_libraries(unit_tests PRIVATE mpixrma_internal GTest::gtest_main)
