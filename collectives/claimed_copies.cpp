@@ -1,0 +1,224 @@
+// The on-node blocks of a persistent exchange, copied once by whichever of
+// their two ranks claims them (collectives/claimed_copies.hpp).
+#include "collectives/claimed_copies.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "node/descriptor_passing.hpp"
+#include "node/direct_copy.hpp"
+#include "node/node_config.hpp"
+#include "src/error.hpp"
+#include "src/mpi_implementation.hpp"
+
+namespace mpix {
+
+namespace {
+
+constexpr std::size_t line = 64;
+// Passes of an epoch before this rank pushes its transfers to receivers
+// that have not pulled them.
+constexpr unsigned pushes_after_passes = 16;
+// Transfers of at most this many bytes are staged: the sender copies them
+// into its board at Start, and a receiver that claims one copies it out
+// with loads and stores, without the system call (and the pinning of the
+// peer's pages) that a CMA copy costs, which small blocks cannot repay.
+// A program that has just written its send blocks finds them in its cache
+// for the staging copy; one that has not pays a second copy for them, and
+// from some size up that costs more than the system call saves. Boards
+// hold at most this much per node peer and request.
+constexpr std::size_t staged_at_most = 32768;
+// Set in a done epoch: the rank that claimed the transfer could not copy it.
+constexpr std::uint64_t failed = std::uint64_t{1} << 63;
+
+struct Header {
+  std::atomic<std::uint64_t> epoch;
+  std::atomic<std::uint64_t> send_base;
+  std::atomic<std::uint64_t> recv_base;
+};
+struct BlockClaim {
+  std::atomic<std::uint64_t> claimed;
+  std::atomic<std::uint64_t> done;
+};
+static_assert(sizeof(Header) <= line && sizeof(BlockClaim) <= line, "a header or a claim fits a line");
+
+Header& header_of(char* board) { return *reinterpret_cast<Header*>(board); }
+// The claim of the transfer from source, in its receiver's board.
+BlockClaim& claim_in(char* board, int source) {
+  return *reinterpret_cast<BlockClaim*>(board + line * (1 + static_cast<std::size_t>(source)));
+}
+
+std::size_t bytes_of(const ClaimedTransfer& t) {
+  std::size_t bytes = 0;
+  for (const ClaimedSegment& s : t.segments) bytes += s.bytes;
+  return bytes;
+}
+std::size_t lines_for(std::size_t bytes) { return (bytes + line - 1) / line; }
+
+std::string boards_unavailable() {
+  if (const char* why = mpi_implementation::ranks_are_not_processes()) return why;
+  return descriptor_passing_unavailable();
+}
+
+}  // namespace
+
+std::optional<std::string> ClaimedCopies::unavailable(const Comm& comm) {
+  if (comm.node_size() > 1)
+    if (std::string why = boards_unavailable(); !why.empty()) return "no boards on the node (" + why + ")";
+  return std::nullopt;
+}
+
+ClaimedCopies::ClaimedCopies(const Comm& comm, const char* row, std::vector<ClaimedTransfer> transfers)
+    : row_(row), node_rank_(comm.node_rank()) {
+  const int node_size = comm.node_size();
+  std::string why;
+  if (node_size > 1) why = boards_unavailable();
+  // This rank's board: the header, a claim line per node rank, where each
+  // node rank's staged transfer starts (one word each), and the staged
+  // transfers.
+  const std::size_t claims_at = line, staged_index_at = claims_at + line * static_cast<std::size_t>(node_size);
+  std::size_t board_bytes = staged_index_at + line * lines_for(sizeof(std::uint64_t) * static_cast<std::size_t>(node_size));
+  std::vector<std::size_t> staged_at(transfers.size());
+  for (std::size_t i = 0; i < transfers.size(); ++i)
+    if (transfers[i].out && bytes_of(transfers[i]) <= staged_at_most)
+      staged_at[i] = board_bytes, board_bytes += line * lines_for(bytes_of(transfers[i]));
+  struct Process {
+    std::int64_t pid;
+    std::uint64_t probe;
+    std::uint64_t board_bytes;
+  };
+  allow_cma_from_peers(comm.config().section<NodeConfig>().ptrace_peers);
+  const Process process{static_cast<std::int64_t>(getpid()), cma_probe_address(), board_bytes};
+  std::vector<Process> processes(static_cast<std::size_t>(node_size));
+  mpi_check(MPI_Allgather(&process, 3, MPI_INT64_T, processes.data(), 3, MPI_INT64_T, comm.node()),
+            "MPI_Allgather");
+  if (node_size > 1 && why.empty()) {
+    try {
+      board_ = std::make_unique<SharedSegment>(board_bytes, "mpix-claimed-copy", true);
+      auto* staged_index = reinterpret_cast<std::uint64_t*>(board_->base() + staged_index_at);
+      for (std::size_t i = 0; i < transfers.size(); ++i)
+        if (staged_at[i] != 0) staged_index[transfers[i].peer] = staged_at[i];
+    } catch (const Error& e) {
+      why = e.what();
+    }
+  }
+  if (node_size > 1) {
+    // Collective over the node whatever happened here: a rank without a
+    // board passes none, and its peers see why.
+    SharedDescriptors shared = share_descriptor(comm.node(), board_ ? board_->fd() : -1);
+    if (board_) board_->close_fd();
+    if (why.empty() && !shared.why.empty()) why = "descriptor passing: " + shared.why;
+    peers_.resize(static_cast<std::size_t>(node_size));
+    for (int p = 0; p < node_size && why.empty(); ++p) {
+      if (p == node_rank_) continue;
+      const Process& peer = processes[static_cast<std::size_t>(p)];
+      auto& mapping = peers_[static_cast<std::size_t>(p)];
+      mapping = std::make_unique<PeerMapping>(shared.of[static_cast<std::size_t>(p)].get(),
+                                              static_cast<std::size_t>(peer.board_bytes), true);
+      if (!mapping->ok()) why = mapping->why();
+      else if (std::string refused;
+               !cma_reachable(static_cast<pid_t>(peer.pid), static_cast<std::uintptr_t>(peer.probe), refused))
+        why = "CMA to node rank " + std::to_string(p) + ": " + refused;
+    }
+  }
+  int ok = why.empty() ? 1 : 0;
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm.global()), "MPI_Allreduce");
+  if (!why.empty()) throw Error(MPI_ERR_OTHER, std::string(row_) + ": " + why);
+  if (!ok)
+    throw Error(MPI_ERR_OTHER, std::string(row_) + ": a rank cannot copy to or from its node peers (its own error "
+                                                   "names the reason)");
+  // The staged index was written before the agreement above: a sender's
+  // staged transfer for this rank is where its board says.
+  transfers_.reserve(transfers.size());
+  for (std::size_t i = 0; i < transfers.size(); ++i) {
+    ClaimedTransfer& t = transfers[i];
+    const std::size_t segments = t.segments.size(), bytes = bytes_of(t);
+    const pid_t pid = static_cast<pid_t>(processes[static_cast<std::size_t>(t.peer)].pid);
+    char* staged = nullptr;
+    if (bytes <= staged_at_most) {
+      char* sender_board = t.out ? board_->base() : peers_[static_cast<std::size_t>(t.peer)]->base();
+      const int receiver = t.out ? t.peer : node_rank_;
+      staged = sender_board + reinterpret_cast<const std::uint64_t*>(sender_board + staged_index_at)[receiver];
+    }
+    transfers_.push_back(
+        {std::move(t), pid, staged, false, std::vector<iovec>(segments), std::vector<iovec>(segments)});
+  }
+}
+
+ClaimedCopies::~ClaimedCopies() = default;
+
+void ClaimedCopies::start(const char* send_base, char* recv_base) {
+  ++epoch_;
+  send_base_ = send_base;
+  recv_base_ = recv_base;
+  // The staged copies, before the epoch that shows them (release); the last
+  // epoch's are done (this rank's wait saw them done).
+  for (const Transfer& t : transfers_)
+    if (t.out && t.staged != nullptr) {
+      char* to = t.staged;
+      for (const ClaimedSegment& s : t.segments) std::memcpy(to, send_base + s.mine, s.bytes), to += s.bytes;
+    }
+  if (board_) {
+    Header& mine = header_of(board_->base());
+    mine.send_base.store(reinterpret_cast<std::uintptr_t>(send_base), std::memory_order_relaxed);
+    mine.recv_base.store(reinterpret_cast<std::uintptr_t>(recv_base), std::memory_order_relaxed);
+    mine.epoch.store(epoch_, std::memory_order_release);
+  }
+  for (Transfer& t : transfers_) t.done = false;
+  pending_ = transfers_.size();
+  passes_ = 0;
+  progress();
+}
+
+// Copies every transfer whose two ranks have started this epoch and that no
+// one has claimed; counts those found done.
+bool ClaimedCopies::progress() {
+  if (pending_ == 0) return true;
+  const bool push = ++passes_ > pushes_after_passes;
+  for (Transfer& t : transfers_) {
+    if (t.done) continue;
+    char* peer_board = peers_[static_cast<std::size_t>(t.peer)]->base();
+    // The transfer's claim lives in its receiver's board, in its sender's line.
+    BlockClaim& claim = t.out ? claim_in(peer_board, node_rank_) : claim_in(board_->base(), t.peer);
+    if (const std::uint64_t done = claim.done.load(std::memory_order_acquire); (done & ~failed) >= epoch_) {
+      if (done & failed)
+        throw Error(MPI_ERR_OTHER, std::string(row_) + ": node rank " + std::to_string(t.peer) +
+                                       " failed to copy the blocks " + (t.out ? "to it" : "from it") +
+                                       " (its own error names the reason)");
+      t.done = true;
+      --pending_;
+      continue;
+    }
+    if (t.out && !push) continue;
+    const Header& peer = header_of(peer_board);
+    if (peer.epoch.load(std::memory_order_acquire) < epoch_) continue;
+    std::uint64_t unclaimed = epoch_ - 1;
+    if (!claim.claimed.compare_exchange_strong(unclaimed, epoch_, std::memory_order_acq_rel)) continue;
+    if (!t.out && t.staged != nullptr) {
+      const char* from = t.staged;
+      for (const ClaimedSegment& s : t.segments) std::memcpy(recv_base_ + s.mine, from, s.bytes), from += s.bytes;
+    } else {
+      const std::uintptr_t there = (t.out ? peer.recv_base : peer.send_base).load(std::memory_order_relaxed);
+      char* here = t.out ? const_cast<char*>(send_base_) : recv_base_;
+      for (std::size_t i = 0; i < t.segments.size(); ++i) {
+        const ClaimedSegment& s = t.segments[i];
+        t.here[i] = {here + s.mine, s.bytes};
+        t.there[i] = {reinterpret_cast<void*>(there + static_cast<std::uintptr_t>(s.theirs)), s.bytes};
+      }
+      try {
+        cma_copy_vectors(t.pid, t.here.data(), t.there.data(), static_cast<int>(t.segments.size()), t.out);
+      } catch (const Error&) {
+        claim.done.store(epoch_ | failed, std::memory_order_release);  // the peer's wait ends too
+        throw;
+      }
+    }
+    claim.done.store(epoch_, std::memory_order_release);
+    t.done = true;
+    --pending_;
+  }
+  return pending_ == 0;
+}
+
+}  // namespace mpix

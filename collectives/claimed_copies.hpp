@@ -1,0 +1,129 @@
+// The on-node blocks of a persistent exchange, copied once, straight from
+// the sender's buffer into the receiver's (CMA), by whichever of their two
+// ranks claims them first: everything one rank sends another (a transfer:
+// one block, or a pair's edges) under one claim, in one system call. The
+// claimed_copy rows of the families run their on-node blocks this way
+// (off-node ones by persistent point-to-point,
+// collectives/persistent_edges.hpp).
+//
+// Why: MPI makes a persistent collective's Start local, and a rank's
+// completion depend only on the other ranks' Starts: a program may start,
+// then send to a peer that receives before its own Start, or complete, then
+// send to a peer that receives before its own wait. The node channel's rows
+// need the peer inside its own Start..Wait (receivers copy out of the
+// rings, senders wait for ring space), and a window's epoch needs every
+// rank in it. Here a rank that waits can move every block of its own, both
+// ways, once its peers have started, whatever they do next: the drop-in
+// serves MPI's persistent collectives with these rows by default (the
+// capability mpi_progress).
+//
+// Protocol, per request, over the ranks of a node:
+//  - every rank has a board, a shared segment its node peers map (passed as
+//    a descriptor, node/descriptor_passing.hpp): a header line with the
+//    epoch of its last Start and, written before it (release), the
+//    addresses of its send and receive buffers for that epoch; then a line
+//    per node rank, with the claimed and done epochs of the transfer that
+//    rank sends it; then, for small transfers (staged), where each starts
+//    in this board and the copies themselves;
+//  - start(e): this rank's staged transfers copied into its board, the
+//    header, then one pass;
+//  - a pass: for each transfer s -> r of this rank not yet seen done, once
+//    both s and r have started e, claim it (claimed: e - 1 -> e, compare and
+//    swap in r's board); the rank that claims it copies it (s writes into
+//    r's buffer, process_vm_writev; r reads s's, process_vm_readv, or
+//    copies a staged one out of s's board) and sets done to e (release);
+//    the other sees done;
+//  - the row's wait: passes until every transfer into and out of this rank
+//    is done.
+// Who copies: a pass pulls the transfers into this rank first, and pushes
+// its own only after a few passes have left them to their receivers, so
+// that two ranks in their waits copy side by side instead of the later one
+// copying both ways; a receiver that does not come (it sits in another MPI
+// call) leaves them to the sender's later passes.
+// Invariants: a transfer's claimed and done are e - 1 when either of its
+// ranks starts e (each completed e - 1, which waited for them); a peer's
+// buffers are copied into or out of only for a transfer claimed in the
+// epoch its header shows, and it cannot leave that epoch before the
+// transfer is done, so the addresses read from its header are that epoch's
+// (and a staged copy is that epoch's: its sender writes the next only
+// after its wait saw this one done); after a rank's wait no peer touches
+// its buffers, so unmapping the boards frees the request without any rank
+// (MPI_Request_free is local).
+// Where the kernel refuses CMA between two node ranks, or descriptors
+// cannot pass, the request fails at init on every rank alike.
+#pragma once
+
+#include <mpi.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "node/shared_segment.hpp"
+#include "src/comm.hpp"
+
+namespace mpix {
+
+// One block of a transfer, in bytes from the buffers' bases.
+struct ClaimedSegment {
+  MPI_Aint mine;    // in this rank's send (out) or receive (in) buffer
+  MPI_Aint theirs;  // in the peer's receive (out) or send (in) buffer
+  std::size_t bytes;
+};
+
+// Everything this rank sends to one node peer (out), or receives from one,
+// in the order the segments pair up.
+struct ClaimedTransfer {
+  int peer;  // node rank
+  bool out;
+  std::vector<ClaimedSegment> segments;
+};
+
+class ClaimedCopies {
+ public:
+  // Collective over the communicator: the boards, and each peer's process;
+  // at most one transfer per peer and direction. Fails with the same Error
+  // on every rank, in row's name.
+  ClaimedCopies(const Comm& comm, const char* row, std::vector<ClaimedTransfer> transfers);
+  ~ClaimedCopies();
+  ClaimedCopies(const ClaimedCopies&) = delete;
+  ClaimedCopies& operator=(const ClaimedCopies&) = delete;
+
+  // Why no rank of comm's node can take part (simulated ranks are threads;
+  // a kernel or seccomp policy without memfd or descriptor passing), if so.
+  static std::optional<std::string> unavailable(const Comm& comm);
+
+  // Starts an epoch over these buffers (the segments' bases: the peers copy
+  // into and out of them until this rank's transfers are done), and makes
+  // one pass.
+  void start(const char* send_base, char* recv_base);
+  // One pass; true once every transfer into and out of this rank is done.
+  // Throws where a copy failed, on both of the transfer's ranks.
+  bool progress();
+
+ private:
+  struct Transfer : ClaimedTransfer {
+    pid_t pid;       // the peer's process
+    char* staged;    // small transfers: the sender's copy in its board; else nullptr
+    bool done;
+    std::vector<iovec> here, there;  // the segments' iovecs, filled at each copy
+  };
+
+  const char* row_;
+  int node_rank_;
+  std::unique_ptr<SharedSegment> board_;
+  std::vector<std::unique_ptr<PeerMapping>> peers_;  // per node rank; empty for this rank
+  std::vector<Transfer> transfers_;
+  const char* send_base_ = nullptr;
+  char* recv_base_ = nullptr;
+  std::size_t pending_ = 0;
+  unsigned passes_ = 0;  // of this epoch
+  std::uint64_t epoch_ = 0;
+};
+
+}  // namespace mpix
