@@ -51,7 +51,7 @@ class ChannelNeighborAlltoallv final : public PersistentOperation {
   explicit ChannelNeighborAlltoallv(const NeighborArgs& args)
       : args_(args),
         net_(args_.comm->global(), neighbor_tag, args_.sendtype, args_.recvtype,
-             edge_messages(args_, [comm = args_.comm](int rank) { return !comm->same_node(rank); }), args_.sendbuf,
+             edge_messages(args_, [comm = args_.comm](int rank, MPI_Count) { return !comm->same_node(rank); }), args_.sendbuf,
              args_.recvbuf),
         pool_(args_.comm->component<ChannelPool>()),
         settings_(ChannelSettings::of(*args_.comm)) {

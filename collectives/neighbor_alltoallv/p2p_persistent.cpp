@@ -14,7 +14,7 @@ class P2pPersistentNeighborAlltoallv final : public PersistentOperation {
   explicit P2pPersistentNeighborAlltoallv(const NeighborArgs& args)
       : args_(args),
         edges_(args_.comm->global(), neighbor_tag, args_.sendtype, args_.recvtype,
-               edge_messages(args_, [](int) { return true; }), args_.sendbuf, args_.recvbuf) {}
+               edge_messages(args_, [](int, MPI_Count) { return true; }), args_.sendbuf, args_.recvbuf) {}
 
   void rebind(const void* sendbuf, void* recvbuf) override {
     args_.move_buffers(sendbuf, recvbuf);

@@ -79,6 +79,21 @@ inline const std::vector<GraphCase>& graph_cases() {
          return e;
        }},
       {"empty", [](int) { return std::vector<Edge>{}; }},
+      // Blocks from a few bytes to a few hundred kilobytes between the same
+      // ranks, duplicates of different sizes among them: a row that moves
+      // edges of different sizes different ways must still pair them in
+      // edge order.
+      {"mixed_sizes", [](int p) {
+         std::vector<Edge> e;
+         for (int r = 0; r < p; ++r) {
+           e.push_back({r, (r + 1) % p, 70000});
+           e.push_back({r, (r + 1) % p, 3});
+           e.push_back({r, (r - 1 + p) % p, 9000});
+           e.push_back({r, r, 100});
+           e.push_back({r, (r + 1) % p, 90000});
+         }
+         return e;
+       }},
   };
   return cases;
 }

@@ -20,7 +20,7 @@ list(JOIN neighbor_mpi_rows "," neighbor_mpi_rows)
 mpix_add_test(neighbor_alltoallv.exclude_mpi TARGET neighbor_alltoallv RANKS 2 3
   ENVIRONMENT MPIX_VERBOSE=1 MPIX_NEIGHBOR_ALLTOALLV_EXCLUDE=${neighbor_mpi_rows}
   ARGS --gtest_filter=Registry/NeighborOracle.EveryEdgeCarriesItsBlockAsMpiDoes/auto_* --gtest_color=no
-  PASS "\\[  PASSED  \\] 7 tests" FAIL "FAILED|MPI's own call first")
+  PASS "\\[  PASSED  \\] [1-9][0-9]* tests" FAIL "FAILED|MPI's own call first")
 # Rings of two 64-byte slots: every on-node block streams in chunks under
 # flow control, so a pair's duplicate edges must not interleave (unpacked:
 # by default small duplicate edges travel as one message).
