@@ -2,6 +2,7 @@
 // their two ranks claims them (collectives/claimed_copies.hpp).
 #include "collectives/claimed_copies.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -114,9 +115,16 @@ ClaimedCopies::ClaimedCopies(const Comm& comm, const char* row, std::vector<Clai
     for (int p = 0; p < node_size && why.empty(); ++p) {
       if (p == node_rank_) continue;
       const Process& peer = processes[static_cast<std::size_t>(p)];
+      const int fd = shared.of[static_cast<std::size_t>(p)].get();
+      // The size a peer names is mapped only if its segment has it: a
+      // mapping past a segment's end faults where it is read.
+      struct stat segment {};
+      if (fstat(fd, &segment) != 0 || static_cast<std::uint64_t>(segment.st_size) < peer.board_bytes) {
+        why = "node rank " + std::to_string(p) + "'s board is smaller than it says";
+        break;
+      }
       auto& mapping = peers_[static_cast<std::size_t>(p)];
-      mapping = std::make_unique<PeerMapping>(shared.of[static_cast<std::size_t>(p)].get(),
-                                              static_cast<std::size_t>(peer.board_bytes), true);
+      mapping = std::make_unique<PeerMapping>(fd, static_cast<std::size_t>(peer.board_bytes), true);
       if (!mapping->ok()) why = mapping->why();
       else if (std::string refused;
                !cma_reachable(static_cast<pid_t>(peer.pid), static_cast<std::uintptr_t>(peer.probe), refused))
@@ -139,8 +147,13 @@ ClaimedCopies::ClaimedCopies(const Comm& comm, const char* row, std::vector<Clai
     char* staged = nullptr;
     if (bytes <= staged_at_most) {
       char* sender_board = t.out ? board_->base() : peers_[static_cast<std::size_t>(t.peer)]->base();
+      const std::uint64_t sender_board_bytes = t.out ? board_bytes : processes[static_cast<std::size_t>(t.peer)].board_bytes;
       const int receiver = t.out ? t.peer : node_rank_;
-      staged = sender_board + reinterpret_cast<const std::uint64_t*>(sender_board + staged_index_at)[receiver];
+      const std::uint64_t at = reinterpret_cast<const std::uint64_t*>(sender_board + staged_index_at)[receiver];
+      // A staged copy outside the sender's board is not read: this rank
+      // then reads the sender's buffer (CMA), which holds the same bytes.
+      if (at >= staged_index_at && at <= sender_board_bytes && bytes <= sender_board_bytes - at)
+        staged = sender_board + at;
     }
     transfers_.push_back(
         {std::move(t), pid, staged, false, std::vector<iovec>(segments), std::vector<iovec>(segments)});
