@@ -1,10 +1,11 @@
-// Persistent neighbourhood Alltoallv whose every on-node edge is copied by
-// whichever of its two ranks claims it first, a pair's edges one way
-// together, straight from the sender's buffer into the receiver's (CMA) or,
-// when small, through the sender's board (collectives/claimed_copies.hpp:
-// the protocol, and why it keeps MPI's progress rule); off-node edges go by persistent point-to-point
-// (collectives/neighbor_alltoallv/edge_messages.hpp), self-loops are
-// copied at Start.
+// Persistent neighbourhood Alltoallv whose on-node edges of up to 64 KiB
+// are copied by whichever of their two ranks claims them first, a pair's
+// edges one way together, straight from the sender's buffer into the
+// receiver's (CMA) or, when small, through the sender's board
+// (collectives/claimed_copies.hpp: the protocol, and why it keeps MPI's
+// progress rule); larger and off-node edges go by persistent
+// point-to-point (collectives/neighbor_alltoallv/edge_messages.hpp),
+// self-loops are copied at Start.
 //
 // Set-up: the two ends of each on-node edge tell each other where its
 // block lies (the receiver its offset in the receive buffer, the sender in
@@ -163,10 +164,10 @@ std::optional<std::string> claimed_copy_unsupported(const NeighborArgs& args) {
 namespace neighbor_alltoallv_rows {
 extern const NeighborAlgorithm claimed_copy{
     "claimed_copy",
-    "every on-node edge copied by whichever of its sender and receiver claims it first (a pair's edges one way "
-    "together), straight between the user's buffers (CMA) or, when small, through the sender's board: no rank "
-    "waits in Start, a wait needs only the neighbours' Starts (MPI's progress rule); off-node edges by persistent "
-    "point-to-point, self-loops copied",
+    "on-node edges up to 64 KiB copied by whichever of their sender and receiver claims them first (a pair's "
+    "edges one way together), straight between the user's buffers (CMA) or, when small, through the sender's "
+    "board: no rank waits in Start, a wait needs only the neighbours' Starts (MPI's progress rule); larger and "
+    "off-node edges by persistent point-to-point, self-loops copied",
     claimed_copy_unsupported, make_operation<ClaimedCopyNeighborAlltoallv>};
 }  // namespace neighbor_alltoallv_rows
 
