@@ -28,9 +28,11 @@ constexpr unsigned pushes_after_passes = 16;
 // peer's pages) that a CMA copy costs, which small blocks cannot repay.
 // A program that has just written its send blocks finds them in its cache
 // for the staging copy; one that has not pays a second copy for them, and
-// from some size up that costs more than the system call saves. Boards
-// hold at most this much per node peer and request.
-constexpr std::size_t staged_at_most = 32768;
+// from some size up that costs more than the system call saves, most
+// where the node's memory is contended (where staged 32 KiB blocks ran
+// slower than the MPI's own call: results/dropin/2026-11-30-vm-claimed-
+// staging/). Boards hold at most this much per node peer and request.
+constexpr std::size_t staged_at_most = 16384;
 // Set in a done epoch: the rank that claimed the transfer could not copy it.
 constexpr std::uint64_t failed = std::uint64_t{1} << 63;
 
