@@ -1,7 +1,8 @@
-// The on-node blocks of a persistent exchange, copied once, straight from
-// the sender's buffer into the receiver's (CMA), by whichever of their two
-// ranks claims them first: everything one rank sends another (a transfer:
-// one block, or a pair's edges) under one claim, in one system call. The
+// The on-node blocks of a persistent exchange, copied by whichever of their
+// two ranks claims them first, straight from the sender's buffer into the
+// receiver's (CMA) or, when small, through the sender's board: everything
+// one rank sends another (a transfer: one block, or a pair's edges) under
+// one claim, in one system call or one pair of copies. The
 // claimed_copy rows of the families run their on-node blocks this way
 // (off-node ones by persistent point-to-point,
 // collectives/persistent_edges.hpp).
