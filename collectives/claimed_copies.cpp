@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 
 #include "node/descriptor_passing.hpp"
@@ -22,17 +23,17 @@ constexpr std::size_t line = 64;
 // Passes of an epoch before this rank pushes its transfers to receivers
 // that have not pulled them.
 constexpr unsigned pushes_after_passes = 16;
-// Transfers of at most this many bytes are staged: the sender copies them
-// into its board at Start, and a receiver that claims one copies it out
-// with loads and stores, without the system call (and the pinning of the
-// peer's pages) that a CMA copy costs, which small blocks cannot repay.
+// Transfers of at most this many bytes may be staged: the sender copies
+// them into its board at Start, and a receiver that claims one copies it
+// out with loads and stores, without the system call (and the pinning of
+// the peer's pages) that a CMA copy costs, which small blocks cannot repay.
 // A program that has just written its send blocks finds them in its cache
 // for the staging copy; one that has not pays a second copy for them, and
 // from some size up that costs more than the system call saves, most
-// where the node's memory is contended (where staged 32 KiB blocks ran
-// slower than the MPI's own call: results/dropin/2026-11-30-vm-claimed-
-// staging/). Boards hold at most this much per node peer and request.
-constexpr std::size_t staged_at_most = 16384;
+// where the node's memory is contended. So each rank stages them only in
+// the epochs its own measured times favour (collectives/staging_choice.hpp).
+// Boards hold at most this much per node peer and request.
+constexpr std::size_t staged_at_most = 32768;
 // Set in a done epoch: the rank that claimed the transfer could not copy it.
 constexpr std::uint64_t failed = std::uint64_t{1} << 63;
 
@@ -40,6 +41,7 @@ struct Header {
   std::atomic<std::uint64_t> epoch;
   std::atomic<std::uint64_t> send_base;
   std::atomic<std::uint64_t> recv_base;
+  std::atomic<std::uint64_t> staged_epoch;  // the last epoch whose small transfers are in the board
 };
 struct BlockClaim {
   std::atomic<std::uint64_t> claimed;
@@ -157,6 +159,7 @@ ClaimedCopies::ClaimedCopies(const Comm& comm, const char* row, std::vector<Clai
       if (at >= staged_index_at && at <= sender_board_bytes && bytes <= sender_board_bytes - at)
         staged = sender_board + at;
     }
+    stages_any_ = stages_any_ || (t.out && staged != nullptr);
     transfers_.push_back(
         {std::move(t), pid, staged, false, std::vector<iovec>(segments), std::vector<iovec>(segments)});
   }
@@ -168,17 +171,27 @@ void ClaimedCopies::start(const char* send_base, char* recv_base) {
   ++epoch_;
   send_base_ = send_base;
   recv_base_ = recv_base;
+  // A trial's period ends at the next Start.
+  if (stages_any_ && (staging_.on_trial(epoch_ - 1) || staging_.on_trial(epoch_))) {
+    const std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now();
+    if (staging_.on_trial(epoch_ - 1))
+      staging_.measured(epoch_ - 1, std::chrono::duration<double>(now - last_start_).count());
+    last_start_ = now;
+  }
   // The staged copies, before the epoch that shows them (release); the last
   // epoch's are done (this rank's wait saw them done).
-  for (const Transfer& t : transfers_)
-    if (t.out && t.staged != nullptr) {
-      char* to = t.staged;
-      for (const ClaimedSegment& s : t.segments) std::memcpy(to, send_base + s.mine, s.bytes), to += s.bytes;
-    }
+  const bool staged = stages_any_ && staging_.stages(epoch_);
+  if (staged)
+    for (const Transfer& t : transfers_)
+      if (t.out && t.staged != nullptr) {
+        char* to = t.staged;
+        for (const ClaimedSegment& s : t.segments) std::memcpy(to, send_base + s.mine, s.bytes), to += s.bytes;
+      }
   if (board_) {
     Header& mine = header_of(board_->base());
     mine.send_base.store(reinterpret_cast<std::uintptr_t>(send_base), std::memory_order_relaxed);
     mine.recv_base.store(reinterpret_cast<std::uintptr_t>(recv_base), std::memory_order_relaxed);
+    if (staged) mine.staged_epoch.store(epoch_, std::memory_order_relaxed);
     mine.epoch.store(epoch_, std::memory_order_release);
   }
   for (Transfer& t : transfers_) t.done = false;
@@ -211,7 +224,10 @@ bool ClaimedCopies::progress() {
     if (peer.epoch.load(std::memory_order_acquire) < epoch_) continue;
     std::uint64_t unclaimed = epoch_ - 1;
     if (!claim.claimed.compare_exchange_strong(unclaimed, epoch_, std::memory_order_acq_rel)) continue;
-    if (!t.out && t.staged != nullptr) {
+    // The sender's header, read after its epoch (acquire), shows whether
+    // this epoch's copy is in its board; it cannot leave the epoch before
+    // this transfer is done.
+    if (!t.out && t.staged != nullptr && peer.staged_epoch.load(std::memory_order_relaxed) == epoch_) {
       const char* from = t.staged;
       for (const ClaimedSegment& s : t.segments) std::memcpy(recv_base_ + s.mine, from, s.bytes), from += s.bytes;
     } else {

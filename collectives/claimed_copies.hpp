@@ -22,17 +22,20 @@
 //  - every rank has a board, a shared segment its node peers map (passed as
 //    a descriptor, node/descriptor_passing.hpp): a header line with the
 //    epoch of its last Start and, written before it (release), the
-//    addresses of its send and receive buffers for that epoch; then a line
+//    addresses of its send and receive buffers for that epoch and whether
+//    its small transfers are staged in it; then a line
 //    per node rank, with the claimed and done epochs of the transfer that
 //    rank sends it; then, for small transfers (staged), where each starts
 //    in this board and the copies themselves;
-//  - start(e): this rank's staged transfers copied into its board, the
-//    header, then one pass;
+//  - start(e): this rank's small transfers copied into its board, if it
+//    stages in e (its own choice, from its epochs' times:
+//    collectives/staging_choice.hpp), the header, then one pass;
 //  - a pass: for each transfer s -> r of this rank not yet seen done, once
 //    both s and r have started e, claim it (claimed: e - 1 -> e, compare and
 //    swap in r's board); the rank that claims it copies it (s writes into
 //    r's buffer, process_vm_writev; r reads s's, process_vm_readv, or
-//    copies a staged one out of s's board) and sets done to e (release);
+//    copies one that s's header shows staged in e out of s's board) and
+//    sets done to e (release);
 //    the other sees done;
 //  - the row's wait: passes until every transfer into and out of this rank
 //    is done.
@@ -58,6 +61,7 @@
 #include <sys/types.h>
 #include <sys/uio.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -65,6 +69,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/staging_choice.hpp"
 #include "node/shared_segment.hpp"
 #include "src/comm.hpp"
 
@@ -125,6 +130,9 @@ class ClaimedCopies {
   std::size_t pending_ = 0;
   unsigned passes_ = 0;  // of this epoch
   std::uint64_t epoch_ = 0;
+  bool stages_any_ = false;  // some transfer out of this rank fits its board
+  StagingChoice staging_;
+  std::chrono::steady_clock::time_point last_start_;  // of a trial epoch, or the one before
 };
 
 }  // namespace mpix
