@@ -391,6 +391,7 @@ void ServedExchanges::consider_admission(const Votes& a, const void* sendbuf, vo
   // large exchange later waits for it.
   if (a[unservable] == 0) {
     if (!set_up()) return;
+    set_up_agreement();
     share_rings();
     first_search(SearchKind::moving_buffers);
   }
@@ -630,6 +631,7 @@ PersistentPlan ServedExchanges::plan_persistent(const CallArguments& call) {
     return plan;
   }
   plan.library = xcomm_;
+  set_up_agreement();
   share_rings();
   first_search(SearchKind::persistent);
   if (settings_.admission == AdmissionPolicy::repeats) return plan;
@@ -668,8 +670,8 @@ CallArguments ServedExchanges::uniform_arguments(const void* sendbuf, int sendco
 }
 
 // Collective, at an agreed call: the communicator's one-time set-up (the
-// library's communicator, the agreement's channel; the rings follow in
-// share_rings). False: it failed, on every rank alike, and this
+// library's communicator; the agreement's channel and the rings follow in
+// set_up_agreement and share_rings, where calls agree). False: it failed, on every rank alike, and this
 // communicator's calls go to MPI from now on.
 bool ServedExchanges::set_up() {
   if (xcomm_ != nullptr) return true;
@@ -697,11 +699,22 @@ bool ServedExchanges::set_up() {
   if (MPIX_Comm_init(&xcomm_, errors_return_comm_) != MPI_SUCCESS) {  // fails on every rank alike
     xcomm_ = nullptr;
     disabled_ = true;
-  } else {
-    agreement_.choose(xcomm_, settings_.agreement);  // the channel, where it can be had (admissions re-time it)
   }
   counters_.setup_seconds += MPI_Wtime() - begin;
   return !disabled_;
+}
+
+// Collective, at an agreed call, after set_up(): the agreement's path, the
+// first time (the channel, where it can be had; admissions re-time it).
+// Only where calls agree: a persistent request of a row that keeps the
+// progress rule agrees at no Start, and its communicator builds no
+// channel for it.
+void ServedExchanges::set_up_agreement() {
+  if (agreement_set_up_) return;
+  agreement_set_up_ = true;
+  const double begin = MPI_Wtime();
+  agreement_.choose(xcomm_, settings_.agreement);
+  counters_.setup_seconds += MPI_Wtime() - begin;
 }
 
 // Collective, at an agreed call, after set_up(): the rest of the set-up,

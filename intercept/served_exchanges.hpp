@@ -278,6 +278,7 @@ class ServedExchanges {
   };
   void remember_small_counts(MPI_Datatype recvtype, int type_bytes);
   bool set_up();
+  void set_up_agreement();
   void share_rings();
   void first_search(SearchKind kind);
   void search_measured(SearchKind kind, const SearchCost& search);
@@ -317,6 +318,7 @@ class ServedExchanges {
   // happen at agreed calls, so slot i is the same exchange on every rank.
   std::vector<Entry> entries_;
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
+  bool agreement_set_up_ = false;  // set_up_agreement() ran (agreed)
   bool rings_shared_ = false;   // share_rings() ran (agreed)
   std::array<bool, search_kinds> first_search_done_{};  // first_search(kind) ran (agreed)
   bool settings_agreed_ = false;  // an agreement found every rank's MPIX_INTERCEPT* settings alike

@@ -31,9 +31,12 @@ const std::vector<VariableSpec>& alltoallv_variables() {
      "read or parsed makes MPIX_Alltoallv_init fail with MPIX_ERR_CONFIG, naming the file, line and key. "
      "The path may differ between ranks; the parameters read must not (MPIX_Comm_init agrees on them).",
      [](std::string_view v, Config& c) { of(c).tuning_file = std::string(v); }, Scope::per_rank,
-     // The parameters read (built-in where unset), or the error reading
-     // them gave, which auto reports later on every rank alike.
+     // The parameters read, or the error reading them gave, which auto
+     // reports later on every rank alike. Without a file they are the
+     // built-in ones, the same on every rank: not parsed for this (a
+     // communicator whose requests never select pays no parse).
      [](const Config& c) -> std::string {
+       if (c.section<AlltoallvConfig>().tuning_file.empty()) return "built-in parameters";
        try {
          return "parameters " + std::to_string(tuning_parameters_fingerprint(c));
        } catch (const Error& e) {
