@@ -32,8 +32,11 @@ constexpr unsigned pushes_after_passes = 16;
 // from some size up that costs more than the system call saves, most
 // where the node's memory is contended. So each rank stages them only in
 // the epochs its own measured times favour (collectives/staging_choice.hpp).
-// Boards hold at most this much per node peer and request.
-constexpr std::size_t staged_at_most = 32768;
+// Boards hold at most this much per node peer and request: 64 KiB, as the
+// largest edges the neighbourhood row claims (two of them to one peer
+// staged ran faster than by CMA in the application loop here, one 64 KiB
+// Alltoallv block slower: the trials tell them apart).
+constexpr std::size_t staged_at_most = 65536;
 // Set in a done epoch: the rank that claimed the transfer could not copy it.
 constexpr std::uint64_t failed = std::uint64_t{1} << 63;
 
