@@ -671,8 +671,8 @@ CallArguments ServedExchanges::uniform_arguments(const void* sendbuf, int sendco
 
 // Collective, at an agreed call: the communicator's one-time set-up (the
 // library's communicator; the agreement's channel and the rings follow in
-// set_up_agreement and share_rings, where calls agree). False: it failed, on every rank alike, and this
-// communicator's calls go to MPI from now on.
+// set_up_agreement and share_rings, where calls agree). False: it failed,
+// on every rank alike, and this communicator's calls go to MPI from now on.
 bool ServedExchanges::set_up() {
   if (xcomm_ != nullptr) return true;
   if (disabled_) return false;
