@@ -2,18 +2,12 @@
 // their two ranks claims them (collectives/claimed_copies.hpp).
 #include "collectives/claimed_copies.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstring>
 
-#include "node/descriptor_passing.hpp"
 #include "node/direct_copy.hpp"
-#include "node/node_config.hpp"
 #include "src/error.hpp"
-#include "src/mpi_implementation.hpp"
 
 namespace mpix {
 
@@ -30,13 +24,20 @@ constexpr unsigned pushes_after_passes = 16;
 // A program that has just written its send blocks finds them in its cache
 // for the staging copy; one that has not pays a second copy for them, and
 // from some size up that costs more than the system call saves, most
-// where the node's memory is contended. So each rank stages them only in
-// the epochs its own measured times favour (collectives/staging_choice.hpp).
+// where the node's memory is contended. So each rank stages the larger ones
+// only in the epochs its own measured times favour
+// (collectives/staging_choice.hpp).
 // Boards hold at most this much per node peer and request: 64 KiB, as the
 // largest edges the neighbourhood row claims (two of them to one peer
 // staged ran faster than by CMA in the application loop here, one 64 KiB
 // Alltoallv block slower: the trials tell them apart).
 constexpr std::size_t staged_at_most = 65536;
+// Transfers up to this many bytes are staged in every epoch, untried: their
+// copies cost a fraction of the system call in every phase measured here
+// (up to 16 KiB they ran faster staged than the MPI's own call also where
+// the node's memory was contended), and a trial's unstaged epochs would
+// cost a small exchange more than its whole round could win back.
+constexpr std::size_t always_staged_at_most = 16384;
 // Set in a done epoch: the rank that claimed the transfer could not copy it.
 constexpr std::uint64_t failed = std::uint64_t{1} << 63;
 
@@ -65,24 +66,17 @@ std::size_t bytes_of(const ClaimedTransfer& t) {
 }
 std::size_t lines_for(std::size_t bytes) { return (bytes + line - 1) / line; }
 
-std::string boards_unavailable() {
-  if (const char* why = mpi_implementation::ranks_are_not_processes()) return why;
-  return descriptor_passing_unavailable();
-}
-
 }  // namespace
 
 std::optional<std::string> ClaimedCopies::unavailable(const Comm& comm) {
   if (comm.node_size() > 1)
-    if (std::string why = boards_unavailable(); !why.empty()) return "no boards on the node (" + why + ")";
+    if (std::string why = ClaimedBoards::unavailable(); !why.empty()) return "no boards on the node (" + why + ")";
   return std::nullopt;
 }
 
 ClaimedCopies::ClaimedCopies(const Comm& comm, const char* row, std::vector<ClaimedTransfer> transfers)
-    : row_(row), node_rank_(comm.node_rank()) {
+    : row_(row), node_rank_(comm.node_rank()), pool_(comm.component<ClaimedBoards>()) {
   const int node_size = comm.node_size();
-  std::string why;
-  if (node_size > 1) why = boards_unavailable();
   // This rank's board: the header, a claim line per node rank, where each
   // node rank's staged transfer starts (one word each), and the staged
   // transfers.
@@ -92,69 +86,21 @@ ClaimedCopies::ClaimedCopies(const Comm& comm, const char* row, std::vector<Clai
   for (std::size_t i = 0; i < transfers.size(); ++i)
     if (transfers[i].out && bytes_of(transfers[i]) <= staged_at_most)
       staged_at[i] = board_bytes, board_bytes += line * lines_for(bytes_of(transfers[i]));
-  struct Process {
-    std::int64_t pid;
-    std::uint64_t probe;
-    std::uint64_t board_bytes;
-  };
-  allow_cma_from_peers(comm.config().section<NodeConfig>().ptrace_peers);
-  const Process process{static_cast<std::int64_t>(getpid()), cma_probe_address(), board_bytes};
-  std::vector<Process> processes(static_cast<std::size_t>(node_size));
-  mpi_check(MPI_Allgather(&process, 3, MPI_INT64_T, processes.data(), 3, MPI_INT64_T, comm.node()),
-            "MPI_Allgather");
-  if (node_size > 1 && why.empty()) {
-    try {
-      board_ = std::make_unique<SharedSegment>(board_bytes, "mpix-claimed-copy", true);
-      auto* staged_index = reinterpret_cast<std::uint64_t*>(board_->base() + staged_index_at);
-      for (std::size_t i = 0; i < transfers.size(); ++i)
-        if (staged_at[i] != 0) staged_index[transfers[i].peer] = staged_at[i];
-    } catch (const Error& e) {
-      why = e.what();
-    }
-  }
-  if (node_size > 1) {
-    // Collective over the node whatever happened here: a rank without a
-    // board passes none, and its peers see why.
-    SharedDescriptors shared = share_descriptor(comm.node(), board_ ? board_->fd() : -1);
-    if (board_) board_->close_fd();
-    if (why.empty() && !shared.why.empty()) why = "descriptor passing: " + shared.why;
-    peers_.resize(static_cast<std::size_t>(node_size));
-    for (int p = 0; p < node_size && why.empty(); ++p) {
-      if (p == node_rank_) continue;
-      const Process& peer = processes[static_cast<std::size_t>(p)];
-      const int fd = shared.of[static_cast<std::size_t>(p)].get();
-      // The size a peer names is mapped only if its segment has it: a
-      // mapping past a segment's end faults where it is read.
-      struct stat segment {};
-      if (fstat(fd, &segment) != 0 || static_cast<std::uint64_t>(segment.st_size) < peer.board_bytes) {
-        why = "node rank " + std::to_string(p) + "'s board is smaller than it says";
-        break;
-      }
-      auto& mapping = peers_[static_cast<std::size_t>(p)];
-      mapping = std::make_unique<PeerMapping>(fd, static_cast<std::size_t>(peer.board_bytes), true);
-      if (!mapping->ok()) why = mapping->why();
-      else if (std::string refused;
-               !cma_reachable(static_cast<pid_t>(peer.pid), static_cast<std::uintptr_t>(peer.probe), refused))
-        why = "CMA to node rank " + std::to_string(p) + ": " + refused;
-    }
-  }
-  int ok = why.empty() ? 1 : 0;
-  mpi_check(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm.global()), "MPI_Allreduce");
-  if (!why.empty()) throw Error(MPI_ERR_OTHER, std::string(row_) + ": " + why);
-  if (!ok)
-    throw Error(MPI_ERR_OTHER, std::string(row_) + ": a rank cannot copy to or from its node peers (its own error "
-                                                   "names the reason)");
-  // The staged index was written before the agreement above: a sender's
-  // staged transfer for this rank is where its board says.
+  // The staged index is written before any peer can read this board.
+  boards_ = ClaimedBoards::take(pool_, comm, board_bytes, row, [&](char* board) {
+    auto* staged_index = reinterpret_cast<std::uint64_t*>(board + staged_index_at);
+    for (std::size_t i = 0; i < transfers.size(); ++i)
+      if (staged_at[i] != 0) staged_index[transfers[i].peer] = staged_at[i];
+  });
+  // A sender's staged transfer for this rank is where its board says.
   transfers_.reserve(transfers.size());
   for (std::size_t i = 0; i < transfers.size(); ++i) {
     ClaimedTransfer& t = transfers[i];
     const std::size_t segments = t.segments.size(), bytes = bytes_of(t);
-    const pid_t pid = static_cast<pid_t>(processes[static_cast<std::size_t>(t.peer)].pid);
     char* staged = nullptr;
     if (bytes <= staged_at_most) {
-      char* sender_board = t.out ? board_->base() : peers_[static_cast<std::size_t>(t.peer)]->base();
-      const std::uint64_t sender_board_bytes = t.out ? board_bytes : processes[static_cast<std::size_t>(t.peer)].board_bytes;
+      char* sender_board = t.out ? boards_.mine() : boards_.of(t.peer);
+      const std::uint64_t sender_board_bytes = t.out ? boards_.mine_bytes() : boards_.bytes_of(t.peer);
       const int receiver = t.out ? t.peer : node_rank_;
       const std::uint64_t at = reinterpret_cast<const std::uint64_t*>(sender_board + staged_index_at)[receiver];
       // A staged copy outside the sender's board is not read: this rank
@@ -162,20 +108,23 @@ ClaimedCopies::ClaimedCopies(const Comm& comm, const char* row, std::vector<Clai
       if (at >= staged_index_at && at <= sender_board_bytes && bytes <= sender_board_bytes - at)
         staged = sender_board + at;
     }
-    stages_any_ = stages_any_ || (t.out && staged != nullptr);
-    transfers_.push_back(
-        {std::move(t), pid, staged, false, std::vector<iovec>(segments), std::vector<iovec>(segments)});
+    chooses_ = chooses_ || (t.out && staged != nullptr && bytes > always_staged_at_most);
+    transfers_.push_back({std::move(t), boards_.pid_of(transfers[i].peer), staged,
+                          staged != nullptr && bytes <= always_staged_at_most, false, std::vector<iovec>(segments),
+                          std::vector<iovec>(segments)});
   }
 }
 
-ClaimedCopies::~ClaimedCopies() = default;
+ClaimedCopies::~ClaimedCopies() {
+  if (active_) pool_->activity().done();
+}
 
 void ClaimedCopies::start(const char* send_base, char* recv_base) {
   ++epoch_;
   send_base_ = send_base;
   recv_base_ = recv_base;
   // A trial's period ends at the next Start.
-  if (stages_any_ && (staging_.on_trial(epoch_ - 1) || staging_.on_trial(epoch_))) {
+  if (chooses_ && (staging_.on_trial(epoch_ - 1) || staging_.on_trial(epoch_))) {
     const std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now();
     if (staging_.on_trial(epoch_ - 1))
       staging_.measured(epoch_ - 1, std::chrono::duration<double>(now - last_start_).count());
@@ -183,15 +132,14 @@ void ClaimedCopies::start(const char* send_base, char* recv_base) {
   }
   // The staged copies, before the epoch that shows them (release); the last
   // epoch's are done (this rank's wait saw them done).
-  const bool staged = stages_any_ && staging_.stages(epoch_);
-  if (staged)
-    for (const Transfer& t : transfers_)
-      if (t.out && t.staged != nullptr) {
-        char* to = t.staged;
-        for (const ClaimedSegment& s : t.segments) std::memcpy(to, send_base + s.mine, s.bytes), to += s.bytes;
-      }
-  if (board_) {
-    Header& mine = header_of(board_->base());
+  const bool staged = chooses_ && staging_.stages(epoch_);
+  for (const Transfer& t : transfers_)
+    if (t.out && t.staged != nullptr && (t.always_staged || staged)) {
+      char* to = t.staged;
+      for (const ClaimedSegment& s : t.segments) std::memcpy(to, send_base + s.mine, s.bytes), to += s.bytes;
+    }
+  if (boards_.mine() != nullptr) {
+    Header& mine = header_of(boards_.mine());
     mine.send_base.store(reinterpret_cast<std::uintptr_t>(send_base), std::memory_order_relaxed);
     mine.recv_base.store(reinterpret_cast<std::uintptr_t>(recv_base), std::memory_order_relaxed);
     if (staged) mine.staged_epoch.store(epoch_, std::memory_order_relaxed);
@@ -200,6 +148,7 @@ void ClaimedCopies::start(const char* send_base, char* recv_base) {
   for (Transfer& t : transfers_) t.done = false;
   pending_ = transfers_.size();
   passes_ = 0;
+  if (pending_ > 0) active_ = true, pool_->activity().start();
   progress();
 }
 
@@ -210,9 +159,9 @@ bool ClaimedCopies::progress() {
   const bool push = ++passes_ > pushes_after_passes;
   for (Transfer& t : transfers_) {
     if (t.done) continue;
-    char* peer_board = peers_[static_cast<std::size_t>(t.peer)]->base();
+    char* peer_board = boards_.of(t.peer);
     // The transfer's claim lives in its receiver's board, in its sender's line.
-    BlockClaim& claim = t.out ? claim_in(peer_board, node_rank_) : claim_in(board_->base(), t.peer);
+    BlockClaim& claim = t.out ? claim_in(peer_board, node_rank_) : claim_in(boards_.mine(), t.peer);
     if (const std::uint64_t done = claim.done.load(std::memory_order_acquire); (done & ~failed) >= epoch_) {
       if (done & failed)
         throw Error(MPI_ERR_OTHER, std::string(row_) + ": node rank " + std::to_string(t.peer) +
@@ -228,9 +177,10 @@ bool ClaimedCopies::progress() {
     std::uint64_t unclaimed = epoch_ - 1;
     if (!claim.claimed.compare_exchange_strong(unclaimed, epoch_, std::memory_order_acq_rel)) continue;
     // The sender's header, read after its epoch (acquire), shows whether
-    // this epoch's copy is in its board; it cannot leave the epoch before
-    // this transfer is done.
-    if (!t.out && t.staged != nullptr && peer.staged_epoch.load(std::memory_order_relaxed) == epoch_) {
+    // this epoch's copy is in its board (where its size leaves a choice);
+    // it cannot leave the epoch before this transfer is done.
+    if (!t.out && t.staged != nullptr &&
+        (t.always_staged || peer.staged_epoch.load(std::memory_order_relaxed) == epoch_)) {
       const char* from = t.staged;
       for (const ClaimedSegment& s : t.segments) std::memcpy(recv_base_ + s.mine, from, s.bytes), from += s.bytes;
     } else {
@@ -252,6 +202,7 @@ bool ClaimedCopies::progress() {
     t.done = true;
     --pending_;
   }
+  if (pending_ == 0 && active_) active_ = false, pool_->activity().done();
   return pending_ == 0;
 }
 

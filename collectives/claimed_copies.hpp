@@ -19,23 +19,25 @@
 // capability mpi_progress).
 //
 // Protocol, per request, over the ranks of a node:
-//  - every rank has a board, a shared segment its node peers map (passed as
-//    a descriptor, node/descriptor_passing.hpp): a header line with the
+//  - every rank has a board, a region of the shared segments its node
+//    peers map (pooled per communicator, collectives/claimed_boards.hpp,
+//    which pass them as descriptors): a header line with the
 //    epoch of its last Start and, written before it (release), the
 //    addresses of its send and receive buffers for that epoch and whether
 //    its small transfers are staged in it; then a line
 //    per node rank, with the claimed and done epochs of the transfer that
 //    rank sends it; then, for small transfers (staged), where each starts
 //    in this board and the copies themselves;
-//  - start(e): this rank's small transfers copied into its board, if it
-//    stages in e (its own choice, from its epochs' times:
-//    collectives/staging_choice.hpp), the header, then one pass;
+//  - start(e): this rank's small transfers copied into its board (the
+//    smallest always, the others if it stages in e: its own choice, from
+//    its epochs' times, collectives/staging_choice.hpp), the header, then
+//    one pass;
 //  - a pass: for each transfer s -> r of this rank not yet seen done, once
 //    both s and r have started e, claim it (claimed: e - 1 -> e, compare and
 //    swap in r's board); the rank that claims it copies it (s writes into
 //    r's buffer, process_vm_writev; r reads s's, process_vm_readv, or
-//    copies one that s's header shows staged in e out of s's board) and
-//    sets done to e (release);
+//    copies one staged in e, as its size or s's header shows, out of s's
+//    board) and sets done to e (release);
 //    the other sees done;
 //  - the row's wait: passes until every transfer into and out of this rank
 //    is done.
@@ -51,8 +53,9 @@
 // transfer is done, so the addresses read from its header are that epoch's
 // (and a staged copy is that epoch's: its sender writes the next only
 // after its wait saw this one done); after a rank's wait no peer touches
-// its buffers, so unmapping the boards frees the request without any rank
-// (MPI_Request_free is local).
+// its buffers, so giving its board back to the pool frees the request
+// without any rank (MPI_Request_free is local; the pool reuses the board
+// only once no request of the node is active, claimed_boards.hpp).
 // Where the kernel refuses CMA between two node ranks, or descriptors
 // cannot pass, the request fails at init on every rank alike.
 #pragma once
@@ -69,8 +72,8 @@
 #include <string>
 #include <vector>
 
+#include "collectives/claimed_boards.hpp"
 #include "collectives/staging_choice.hpp"
-#include "node/shared_segment.hpp"
 #include "src/comm.hpp"
 
 namespace mpix {
@@ -116,21 +119,23 @@ class ClaimedCopies {
   struct Transfer : ClaimedTransfer {
     pid_t pid;       // the peer's process
     char* staged;    // small transfers: the sender's copy in its board; else nullptr
+    bool always_staged;  // staged in every epoch (else as the sender's header says)
     bool done;
     std::vector<iovec> here, there;  // the segments' iovecs, filled at each copy
   };
 
   const char* row_;
   int node_rank_;
-  std::unique_ptr<SharedSegment> board_;
-  std::vector<std::unique_ptr<PeerMapping>> peers_;  // per node rank; empty for this rank
+  std::shared_ptr<ClaimedBoards> pool_;  // the communicator's
+  ClaimedBoards::Lease boards_;         // this rank's board and its node peers'
   std::vector<Transfer> transfers_;
   const char* send_base_ = nullptr;
   char* recv_base_ = nullptr;
   std::size_t pending_ = 0;
   unsigned passes_ = 0;  // of this epoch
   std::uint64_t epoch_ = 0;
-  bool stages_any_ = false;  // some transfer out of this rank fits its board
+  bool active_ = false;      // counted in pool_'s activity: started, some transfer not yet seen done
+  bool chooses_ = false;     // some transfer out of this rank is staged or not as staging_ says
   StagingChoice staging_;
   std::chrono::steady_clock::time_point last_start_;  // of a trial epoch, or the one before
 };

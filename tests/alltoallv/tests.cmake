@@ -1,7 +1,7 @@
 # Tests of the Alltoallv family, its requests, auto and its errors, included
 # by tests/CMakeLists.txt in its scope.
 
-mpix_add_mpi_test(request SOURCES alltoallv/test_request.cpp)
+mpix_add_mpi_test(request SOURCES alltoallv/test_request.cpp alltoallv/test_claimed_boards.cpp)
 # The whole registry costs about a minute per oversubscribed run, so it runs
 # oversubscribed twice: at 3 ranks on one node (an odd ring), and at 3 ranks
 # as two emulated nodes of 2 and 1, where the hierarchical algorithms have
