@@ -41,8 +41,8 @@ const std::vector<VariableSpec>& intercept_variables() {
      "Drop-in: MPI-4's persistent collectives (MPI_Alltoallv_init, MPI_Alltoall_init, "
      "MPI_Neighbor_alltoallv_init). MPI makes MPI_Start local and a rank's completion need only the other "
      "ranks' MPI_Start. progress serves them with the library's algorithms that keep that rule (capability "
-     "mpi_progress), where the largest block reaches MPIX_INTERCEPT_MIN_BYTES, and with the MPI's own "
-     "otherwise; mpi passes them to the MPI's own; library serves them with auto, whose MPI_Start and "
+     "mpi_progress), where the largest block reaches MPIX_INTERCEPT_MIN_BYTES or the communicator is one "
+     "node, and with the MPI's own otherwise; mpi passes them to the MPI's own; library serves them with auto, whose MPI_Start and "
      "completion may wait for the other ranks' (as a blocking collective does): only for programs in which "
      "no rank reaches its MPI_Start, or its completion call, only after another rank has passed its own.",
      [](std::string_view v, Config& c) {

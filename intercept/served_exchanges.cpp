@@ -612,9 +612,15 @@ PersistentPlan ServedExchanges::plan_persistent(const CallArguments& call) {
   }
   if (settings_.persistent == PersistentPolicy::progress) {
     plan.algorithm = progress_rule_row(collective_);
-    // set_up() fails on every rank alike. Where the library's row does not
+    // set_up() fails on every rank alike. Blocks below the served size are
+    // served where the communicator is one node (its set-up says, alike on
+    // every rank): there the row copies every block itself, and a request
+    // costs a region of the pooled boards, which its Starts repay within
+    // tens; across nodes, the MPI's own collective may move small blocks in
+    // fewer messages than one per pair. Where the library's row does not
     // run, the MPI's own request is the program's, with nothing in between.
-    if (plan.algorithm == nullptr || agreed[3] != 0 || agreed[4] < settings_.min_bytes || !set_up()) {
+    const bool small = agreed[4] < settings_.min_bytes;
+    if (plan.algorithm == nullptr || agreed[3] != 0 || !set_up() || (small && xcomm_->comm->num_nodes() > 1)) {
       release_served_request();
       return plan;
     }
