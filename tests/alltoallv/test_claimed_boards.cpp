@@ -63,7 +63,11 @@ class Exchange {
   }
 
  private:
-  static int value(int it, int from, int to, int i) { return ((it * 64 + from) * 64 + to) * 100003 + i; }
+  // Distinct per iteration, pair and element (unsigned: it wraps, defined).
+  static int value(int it, int from, int to, int i) {
+    const unsigned v = static_cast<unsigned>((it * 64 + from) * 64 + to) * 100003u + static_cast<unsigned>(i);
+    return static_cast<int>(v & 0x7fffffffu);
+  }
   int p_, rank_, ints_;
   std::vector<int> counts_, displs_, send_, recv_;
   MPIX_Request* request_ = nullptr;
