@@ -109,9 +109,9 @@ ClaimedCopies::ClaimedCopies(const Comm& comm, const char* row, std::vector<Clai
         staged = sender_board + at;
     }
     chooses_ = chooses_ || (t.out && staged != nullptr && bytes > always_staged_at_most);
-    transfers_.push_back({std::move(t), boards_.pid_of(transfers[i].peer), staged,
-                          staged != nullptr && bytes <= always_staged_at_most, false, std::vector<iovec>(segments),
-                          std::vector<iovec>(segments)});
+    const pid_t pid = boards_.pid_of(t.peer);
+    transfers_.push_back({std::move(t), pid, staged, staged != nullptr && bytes <= always_staged_at_most, false,
+                          std::vector<iovec>(segments), std::vector<iovec>(segments)});
   }
 }
 
