@@ -109,6 +109,7 @@ ClaimedBoards::Lease ClaimedBoards::take(const std::shared_ptr<ClaimedBoards>& s
       why = e.what();
     }
   }
+  if (!why.empty()) mine.bytes = 0;  // none: its peers look no further, and its own error names why
   std::vector<Region> regions(n);
   mpi_check(MPI_Allgather(&mine, 4, MPI_UINT64_T, regions.data(), 4, MPI_UINT64_T, comm.node()), "MPI_Allgather");
 
@@ -149,9 +150,9 @@ ClaimedBoards::Lease ClaimedBoards::take(const std::shared_ptr<ClaimedBoards>& s
       }
     }
     for (int p = 0; p < node_size && why.empty(); ++p) {
-      if (p == me) continue;
       const auto peer = static_cast<std::size_t>(p);
       const Region& r = regions[peer];
+      if (p == me || r.bytes == 0) continue;
       const auto& of_peer = pool.peer_segments_[peer];
       const std::shared_ptr<PeerMapping> mapping = r.segment < of_peer.size() ? of_peer[r.segment] : nullptr;
       if (mapping == nullptr || r.offset > mapping->size() || r.bytes > mapping->size() - r.offset) {
