@@ -6,8 +6,8 @@
 // socket and mapped theirs, about 45 us of every init here, where the
 // Starts it serves take a microsecond or less: a program that makes a
 // small persistent exchange and starts it a few dozen times would not have
-// repaid it. A region in a segment the peers already map costs an
-// allgather.
+// repaid it. A region in a segment the peers already map costs two
+// allgathers over the node.
 //
 // Protocol, at a request's init (take(), collective over the node, then
 // over the communicator):
@@ -21,7 +21,9 @@
 //    descriptors (node/descriptor_passing.hpp), checked against the size
 //    their owner names, and are mapped;
 //  - the outcome is agreed over the communicator: every rank has its
-//    boards, or the init fails on every rank alike, naming the reason.
+//    boards, or the init fails on every rank alike, naming the reason (and
+//    a segment made for it goes with it: the next one made is passed
+//    afresh).
 // Invariants: a region is reused only while no request of the pool is
 // active on any node rank, so no peer's request still reads or claims in
 // it (a request freed on one rank may still be running on another, whose
