@@ -1,0 +1,200 @@
+// A communicator's nonblocking exchanges on one node, each call's blocks
+// copied once by whichever of their two ranks claims them
+// (collectives/claimed_calls.hpp).
+#include "collectives/claimed_calls.hpp"
+
+#include <sched.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "node/direct_copy.hpp"
+#include "src/error.hpp"
+
+namespace mpix {
+
+namespace {
+
+constexpr std::size_t line = 64;
+// Passes of a call before this rank pushes its blocks to receivers that
+// have not pulled them (as the claimed copies wait: a receiver in its own
+// wait copies its blocks in, side by side with this rank).
+constexpr unsigned pushes_after_passes = 16;
+// Blocks of at most this many bytes are staged in the sender's slot, while
+// its slot has room: a receiver copies them out with loads and stores,
+// without the system call (and the pinning of the peer's pages) that a CMA
+// copy costs, which small blocks cannot repay (claimed_copies.cpp stages
+// the same sizes in every epoch).
+constexpr std::size_t staged_at_most = 16384;
+// Each slot's room for staged copies.
+constexpr std::size_t staging_per_slot = 65536;
+// Polls of the oldest call, at a call that needs its slot, before this
+// rank yields its core to the peers it waits for.
+constexpr unsigned polls_before_yield = 64;
+// Set in a done call number: the rank that claimed the transfer could not
+// copy it.
+constexpr std::uint64_t failed = std::uint64_t{1} << 63;
+
+struct Header {
+  std::atomic<std::uint64_t> call;
+  std::atomic<std::uint64_t> send_base;
+  std::atomic<std::uint64_t> recv_base;
+};
+struct BlockClaim {
+  std::atomic<std::uint64_t> claimed;
+  std::atomic<std::uint64_t> done;
+};
+// Written before the header's call (release), read after it (acquire).
+struct BlockLine {
+  std::int64_t send_offset;
+  std::uint64_t send_bytes;
+  std::int64_t recv_offset;
+  std::uint64_t recv_bytes;
+  std::uint64_t staged_at;  // in the slot; 0: not staged
+};
+static_assert(sizeof(Header) <= line && sizeof(BlockClaim) <= line && sizeof(BlockLine) <= line,
+              "a header, a claim or a block line fits a line");
+
+Header& header_of(char* slot) { return *reinterpret_cast<Header*>(slot); }
+// The claim of the transfer from source, in its receiver's slot.
+BlockClaim& claim_in(char* slot, int source) {
+  return *reinterpret_cast<BlockClaim*>(slot + line * (1 + static_cast<std::size_t>(source)));
+}
+BlockLine& block_line(char* slot, int node_size, int peer) {
+  return *reinterpret_cast<BlockLine*>(slot + line * (1 + static_cast<std::size_t>(node_size) +
+                                                       static_cast<std::size_t>(peer)));
+}
+
+}  // namespace
+
+ClaimedCalls::ClaimedCalls(std::shared_ptr<const Comm> comm)
+    : comm_(std::move(comm)),
+      node_rank_(comm_->node_rank()),
+      node_size_(comm_->node_size()),
+      slot_bytes_(line * (1 + 2 * static_cast<std::size_t>(node_size_)) + staging_per_slot),
+      staged_at_(line * (1 + 2 * static_cast<std::size_t>(node_size_))),
+      pool_(comm_->component<ClaimedBoards>()),
+      calls_(slots) {
+  if (comm_->num_nodes() != 1) throw Error(MPI_ERR_INTERN, "nonblocking claimed calls: the communicator spans nodes");
+  boards_ = ClaimedBoards::take(pool_, *comm_, slot_bytes_ * slots, "nonblocking claimed calls", [](char*) {});
+  for (Call& c : calls_) {
+    c.in_done.assign(static_cast<std::size_t>(node_size_), 1);
+    c.out_done.assign(static_cast<std::size_t>(node_size_), 1);
+  }
+  node_rank_of_.resize(static_cast<std::size_t>(comm_->size()));
+  for (int r = 0; r < comm_->size(); ++r) node_rank_of_[static_cast<std::size_t>(r)] = comm_->node_rank_of(r);
+}
+
+ClaimedCalls::~ClaimedCalls() = default;
+
+char* ClaimedCalls::slot_of(char* board, std::uint64_t call) const {
+  return board + slot_bytes_ * static_cast<std::size_t>(call % slots);
+}
+
+std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char* recv_base, const Block* recv) {
+  const std::uint64_t n = ++last_;
+  Call& c = calls_[static_cast<std::size_t>(n % slots)];
+  // The slot's last call, slots calls back, completes first (invariant).
+  for (unsigned polls = 0; c.number != 0 && !progress(c.number);)
+    if (++polls > polls_before_yield) sched_yield();
+  c.number = n;
+  c.send_base = send_base;
+  c.recv_base = recv_base;
+  c.passes = 0;
+  c.pending = 0;
+  char* slot = slot_of(boards_.mine(), n);
+  std::size_t staged_end = staged_at_;
+  for (int r = 0; r < comm_->size(); ++r) {
+    const int k = node_rank_of_[static_cast<std::size_t>(r)];
+    const Block& out = send[r];
+    const Block& in = recv[r];
+    if (k == node_rank_) {
+      std::memcpy(recv_base + in.offset, send_base + out.offset, std::min(out.bytes, in.bytes));
+      continue;
+    }
+    BlockLine& b = block_line(slot, node_size_, k);
+    b = {out.offset, out.bytes, in.offset, in.bytes, 0};
+    if (out.bytes > 0 && out.bytes <= staged_at_most && staged_end + out.bytes <= slot_bytes_) {
+      std::memcpy(slot + staged_end, send_base + out.offset, out.bytes);
+      b.staged_at = staged_end;
+      staged_end += (out.bytes + line - 1) / line * line;
+    }
+    const auto i = static_cast<std::size_t>(k);
+    c.out_done[i] = out.bytes == 0;
+    c.in_done[i] = in.bytes == 0;
+    c.pending += (out.bytes > 0) + (in.bytes > 0);
+  }
+  Header& mine = header_of(slot);
+  mine.send_base.store(reinterpret_cast<std::uintptr_t>(send_base), std::memory_order_relaxed);
+  mine.recv_base.store(reinterpret_cast<std::uintptr_t>(recv_base), std::memory_order_relaxed);
+  mine.call.store(n, std::memory_order_release);
+  progress(n);
+  return n;
+}
+
+bool ClaimedCalls::progress(std::uint64_t n) {
+  Call& c = calls_[static_cast<std::size_t>(n % slots)];
+  if (c.number != n || c.pending == 0) return true;  // complete (its slot may have moved on)
+  const bool push = ++c.passes > pushes_after_passes;
+  char* my_slot = slot_of(boards_.mine(), n);
+  for (int k = 0; k < node_size_; ++k) {
+    if (k == node_rank_) continue;
+    for (const bool out : {false, true}) {
+      char& seen_done = (out ? c.out_done : c.in_done)[static_cast<std::size_t>(k)];
+      if (seen_done) continue;
+      char* peer_slot = slot_of(boards_.of(k), n);
+      // The transfer's claim lives in its receiver's slot, in its sender's line.
+      BlockClaim& claim = out ? claim_in(peer_slot, node_rank_) : claim_in(my_slot, k);
+      if (const std::uint64_t done = claim.done.load(std::memory_order_acquire); (done & ~failed) >= n) {
+        if (done & failed) {
+          c.pending = 0;  // the call ends here, with the error, on both ranks
+          throw Error(MPI_ERR_OTHER, "nonblocking exchange: node rank " + std::to_string(k) +
+                                         " failed to copy the block " + (out ? "to it" : "from it") +
+                                         " (its own error names the reason)");
+        }
+        seen_done = 1;
+        --c.pending;
+        continue;
+      }
+      if (out && !push) continue;
+      const Header& peer = header_of(peer_slot);
+      if (peer.call.load(std::memory_order_acquire) != n) continue;
+      std::uint64_t claimed = claim.claimed.load(std::memory_order_relaxed);
+      if (claimed >= n || !claim.claimed.compare_exchange_strong(claimed, n, std::memory_order_acq_rel)) continue;
+      const BlockLine& theirs = block_line(peer_slot, node_size_, node_rank_);
+      const BlockLine& own = block_line(my_slot, node_size_, k);
+      const std::uint64_t sent = out ? own.send_bytes : theirs.send_bytes;
+      const std::uint64_t room = out ? theirs.recv_bytes : own.recv_bytes;
+      try {
+        if (sent > room)
+          throw Error(MPI_ERR_TRUNCATE, "nonblocking exchange: node rank " +
+                                            std::to_string(out ? node_rank_ : k) + " sends " + std::to_string(sent) +
+                                            " bytes to node rank " + std::to_string(out ? k : node_rank_) +
+                                            ", which receives " + std::to_string(room));
+        if (!out && theirs.staged_at != 0) {
+          std::memcpy(c.recv_base + own.recv_offset, peer_slot + theirs.staged_at, sent);
+        } else if (sent > 0) {
+          const std::uintptr_t there_base = (out ? peer.recv_base : peer.send_base).load(std::memory_order_relaxed);
+          iovec here{out ? const_cast<char*>(c.send_base) + own.send_offset : c.recv_base + own.recv_offset, sent};
+          iovec there{reinterpret_cast<void*>(there_base +
+                                              static_cast<std::uintptr_t>(out ? theirs.recv_offset : theirs.send_offset)),
+                      sent};
+          cma_copy_vectors(boards_.pid_of(k), &here, &there, 1, out);
+        }
+      } catch (const Error&) {
+        claim.done.store(n | failed, std::memory_order_release);  // the peer's wait ends too
+        c.pending = 0;
+        throw;
+      }
+      claim.done.store(n, std::memory_order_release);
+      seen_done = 1;
+      --c.pending;
+    }
+  }
+  return c.pending == 0;
+}
+
+}  // namespace mpix

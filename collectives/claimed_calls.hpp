@@ -1,0 +1,111 @@
+// A communicator's nonblocking exchanges (MPI_Ialltoallv, MPI_Ialltoall
+// through the drop-in) where all its ranks share a node: each call's
+// blocks copied by whichever of their two ranks claims them first, as the
+// claimed copies of a persistent request are (collectives/
+// claimed_copies.hpp), but described afresh at every call.
+//
+// Why: MPI makes a nonblocking collective's call local, and a rank's
+// completion depend only on the other ranks' calls. So the call can agree
+// on nothing with the other ranks, and nothing can be set up per pattern:
+// whatever a peer needs to copy this rank's blocks is written into this
+// rank's board at the call. The boards are set up once, collectively, when
+// the communicator is made (the drop-in does that in the MPI's
+// constructors, which are blocking collectives).
+//
+// Protocol, per communicator, over its ranks (one node; node ranks):
+//  - every rank has a board (collectives/claimed_boards.hpp) of `slots`
+//    call slots; call n (this rank's n-th on this object, counted from 1:
+//    the same exchange on every rank, as MPI orders a communicator's
+//    collectives) uses slot n % slots;
+//  - a slot: a header line (the call it describes, written last, release;
+//    the bases of its send and receive buffers), a claim line per node rank
+//    (claimed and done: call numbers, for the transfer that rank sends
+//    this one), a block line per node rank (where this rank's block to it
+//    is in its send buffer and its bytes, where its block from it goes in
+//    its receive buffer and its bytes, and where a staged copy of its
+//    block to it is in this slot, 0 for none), then the staged copies;
+//  - start(n): the block to itself copied, the small blocks to others
+//    staged, the block lines, the header; one pass;
+//  - a pass: for each transfer into or out of this rank not yet seen done,
+//    once the peer's slot shows call n, claim it (claimed: below n -> n,
+//    compare and swap in the receiver's slot); the rank that claims it
+//    copies it (the receiver reads the staged copy, or either rank copies
+//    between the two buffers, CMA) and sets done to n (release); the other
+//    sees done >= n. Receivers pull first; a sender pushes what is left
+//    after a few passes (as the claimed copies do).
+// Invariants: a rank writes slot n % slots for call n only once its call
+// n - slots is complete (every transfer into and out of it done), so a
+// peer that saw call n in the slot reads that call's lines for as long as
+// its transfer with this rank is not done; claims and dones only grow, so
+// a value of at least n says call n's transfer is done; after a rank's
+// call is complete no peer touches its buffers. A rank with more than
+// `slots` calls in flight waits, at its next call, for the oldest to
+// complete (the one wait a call makes: documented in docs/guide.md).
+// Where the kernel refuses CMA between two ranks, or descriptors cannot
+// pass, construction fails on every rank alike.
+#pragma once
+
+#include <mpi.h>
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "collectives/claimed_boards.hpp"
+#include "src/comm.hpp"
+
+namespace mpix {
+
+class ClaimedCalls {
+ public:
+  static constexpr int slots = 16;  // calls in flight per rank before a call waits
+
+  // One block of a call, in bytes from its buffer's base.
+  struct Block {
+    MPI_Aint offset;
+    std::size_t bytes;
+  };
+
+  // Collective over comm, every rank of which shares one node: the boards.
+  // Throws the same Error on every rank where a rank cannot have them.
+  explicit ClaimedCalls(std::shared_ptr<const Comm> comm);
+  ~ClaimedCalls();
+  ClaimedCalls(const ClaimedCalls&) = delete;
+  ClaimedCalls& operator=(const ClaimedCalls&) = delete;
+
+  // Local: the next call, over these buffers and blocks (by rank of the
+  // communicator: send[r] goes to rank r, recv[r] comes from it); the
+  // blocks stay untouched by this rank until the call is complete. Returns
+  // the call's number, for progress().
+  std::uint64_t start(const char* send_base, const Block* send, char* recv_base, const Block* recv);
+  // One pass over call's transfers; true once every one into and out of
+  // this rank is done. Throws where a copy failed, on both of the
+  // transfer's ranks.
+  bool progress(std::uint64_t call);
+
+ private:
+  struct Call {  // this rank's record of the call in a slot
+    std::uint64_t number = 0;
+    const char* send_base = nullptr;
+    char* recv_base = nullptr;
+    std::size_t pending = 0;
+    unsigned passes = 0;
+    std::vector<char> in_done, out_done;  // per node rank
+  };
+  char* slot_of(char* board, std::uint64_t call) const;
+
+  std::shared_ptr<const Comm> comm_;
+  int node_rank_;
+  int node_size_;
+  std::size_t slot_bytes_;
+  std::size_t staged_at_;  // where a slot's staged copies begin
+  std::shared_ptr<ClaimedBoards> pool_;
+  ClaimedBoards::Lease boards_;
+  std::vector<Call> calls_;  // by slot
+  std::vector<int> node_rank_of_;  // by communicator rank
+  std::uint64_t last_ = 0;          // the last call started
+};
+
+}  // namespace mpix
