@@ -197,7 +197,8 @@ std::uint64_t fingerprint(const InterceptConfig& settings) {
                           static_cast<std::uint64_t>(settings.min_bytes),
                           static_cast<std::uint64_t>(settings.agreement),
                           static_cast<std::uint64_t>(settings.admission),
-                          static_cast<std::uint64_t>(settings.persistent)})
+                          static_cast<std::uint64_t>(settings.persistent),
+                          static_cast<std::uint64_t>(settings.nonblocking)})
     h = (h ^ v) * 0x100000001b3ULL;
   return h >> 2;  // its negation must fit too
 }

@@ -8,8 +8,10 @@
 #include <mutex>
 #include <vector>
 
+#include "capi/guard.hpp"
 #include "intercept/inside_drop_in.hpp"
 #include "intercept/served_exchanges.hpp"
+#include "src/error.hpp"
 #include "src/request.hpp"
 
 // An MPI without MPI-4's persistent collectives (Open MPI 4.1) has nothing
@@ -25,7 +27,7 @@ namespace {
 // reused by a later insertion on its probe path.
 class RequestTable {
  public:
-  static constexpr std::size_t capacity = 1024;  // a power of two
+  static constexpr std::size_t capacity = 4096;  // a power of two
 
   ServedRequest* find(MPI_Request handle) const {
     const std::uintptr_t key = key_of(handle);
@@ -159,7 +161,15 @@ int start(ServedRequest& e) {
 // Advances e's running request; true once it has completed (it stays
 // finished, its proxy active, until the completion is reported).
 int poll(ServedRequest& e, bool& finished) {
-  if (!e.finished) {
+  if (!e.finished && e.once != nullptr) {
+    try {
+      e.finished = e.once->progress();
+    } catch (const Error& error) {
+      e.finished = true;  // reported with its error: the handle goes as MPI's own failed request's does
+      finished = true;
+      return mpix::raise(e.comm, "MPI nonblocking exchange (mpix-rma drop-in)", error.code(), error.what());
+    }
+  } else if (!e.finished) {
     int flag = 0;
     const int rc = e.searched ? MPIX_Test(e.request, &flag, MPI_STATUS_IGNORE)
                               : PMPI_Test(&e.mpi_own, &flag, MPI_STATUS_IGNORE);
@@ -171,11 +181,12 @@ int poll(ServedRequest& e, bool& finished) {
 }
 
 // Reports e complete: its proxy completes (at once) and the status is a
-// collective's.
+// collective's; a nonblocking call's handle then reads MPI_REQUEST_NULL.
 int report(ServedRequest& e, MPI_Request* handle, MPI_Status* status) {
   const int rc = PMPI_Wait(handle, MPI_STATUS_IGNORE);
   e.active = e.finished = false;
   set_empty_status(status);
+  if (e.once != nullptr) *handle = MPI_REQUEST_NULL;
   return rc;
 }
 
@@ -262,8 +273,15 @@ MPI_Status* status_at(MPI_Status statuses[], int i) {
 
 bool reserve_served_request() { return table.reserve(); }
 void release_served_request() { table.release(); }
-void adopt_served_request(MPI_Request proxy, const ServedRequest& served) {
-  table.insert(proxy, new ServedRequest(served));
+ServedRequest* adopt_served_request(MPI_Request proxy, const ServedRequest& served) {
+  auto* entry = new ServedRequest(served);
+  table.insert(proxy, entry);
+  return entry;
+}
+void forget_served_request(MPI_Request proxy) {
+  ServedRequest* entry = table.find(proxy);
+  table.erase(proxy);
+  delete entry;
 }
 void forget_state(const ServedExchanges* state) { table.forget(state); }
 
@@ -334,7 +352,7 @@ extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   if (e == nullptr || !e->active) return PMPI_Wait(request, status);
   InsideDropIn guard;
   // On the MPI's own request, the MPI's own wait (it progresses the rest).
-  if (!e->searched && !e->finished) {
+  if (e->once == nullptr && !e->searched && !e->finished) {
     if (const int rc = PMPI_Wait(&e->mpi_own, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) return rc;
     e->finished = true;
   }
@@ -362,7 +380,7 @@ extern "C" int MPI_Request_free(MPI_Request* request) {
   if (e == nullptr) return PMPI_Request_free(request);
   if (e->active) {
     const int rc = MPI_Wait(request, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) return rc;
+    if (rc != MPI_SUCCESS || e->once != nullptr) return rc;  // a nonblocking call's handle is null now
   }
   InsideDropIn guard;
   mpix::intercept::table.erase(*request);

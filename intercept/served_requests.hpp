@@ -1,6 +1,7 @@
 // The MPI-4 persistent collectives the drop-in serves (MPI_Alltoallv_init,
-// MPI_Alltoall_init, MPI_Neighbor_alltoallv_init): the handles it gave the
-// program, and the MPI calls that start, complete and free them.
+// MPI_Alltoall_init, MPI_Neighbor_alltoallv_init) and its nonblocking
+// exchanges (nonblocking_exchanges.hpp): the handles it gave the program,
+// and the MPI calls that start, complete and free them.
 //
 // Which request runs behind the handle is agreed at the init
 // (ServedExchanges::plan_persistent, MPIX_INTERCEPT_PERSISTENT). MPI makes
@@ -52,8 +53,19 @@
 
 namespace mpix::intercept {
 
-// One served persistent collective.
+// A served nonblocking call (nonblocking_exchanges.hpp): it runs once, and
+// the completion that reports it leaves MPI_REQUEST_NULL in the program's
+// handle; its proxy stays the drop-in's, for the communicator's next call.
+struct OnceCall {
+  virtual ~OnceCall() = default;
+  // One pass; true once the call is complete. Throws Error.
+  virtual bool progress() = 0;
+};
+
+// One served persistent collective, or one nonblocking call (once).
 struct ServedRequest {
+  OnceCall* once = nullptr;             // a nonblocking call's; nullptr: a persistent collective
+
   MPIX_Request* request = nullptr;      // the library's; nullptr: the MPI's own for good
   MPI_Request mpi_own = MPI_REQUEST_NULL;  // the MPI's own, over the same arguments
   MPI_Comm comm = MPI_COMM_NULL;        // the program's, for errors
@@ -91,8 +103,13 @@ void free_retired_proxies();
 // before any serves; release() gives the slot back unused.
 bool reserve_served_request();
 void release_served_request();
-// Adopts a reserved slot: proxy is the handle the program gets.
-void adopt_served_request(MPI_Request proxy, const ServedRequest& served);
+// Adopts a reserved slot: proxy is the handle the program gets. Returns
+// the table's entry, which lives until proxy is freed (MPI_Request_free)
+// or forgotten (forget_served_request).
+ServedRequest* adopt_served_request(MPI_Request proxy, const ServedRequest& served);
+// A nonblocking call's proxy leaves the table (its communicator's state
+// goes); its entry goes with it.
+void forget_served_request(MPI_Request proxy);
 // The communicator of state is being freed: its requests stay on the
 // MPI's own from now on.
 void forget_state(const ServedExchanges* state);

@@ -92,6 +92,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_INTERCEPT_AGREEMENT", "channel"},
                                                 {"MPIX_INTERCEPT_ADMISSION", "repeats"},
                                                 {"MPIX_INTERCEPT_PERSISTENT", "library"},
+                                                {"MPIX_INTERCEPT_NONBLOCKING", "off"},
                                                 {"MPIX_PTRACE_PEERS", "off"}});
   EXPECT_EQ(c.values().section<mpix::AutoConfig>().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
@@ -121,6 +122,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().agreement, mpix::AgreementPath::channel);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().admission, mpix::AdmissionPolicy::repeats);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().persistent, mpix::PersistentPolicy::library);
+  EXPECT_FALSE(c.values().section<mpix::InterceptConfig>().nonblocking);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().ptrace_peers, mpix::PtracePeers::off);
   // Every variable but the families' own, which the next test sets.
   for (const auto& s : c.settings())
@@ -177,7 +179,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"MPIX_INTERCEPT_ENTRIES", "17", "1..16"},
                       BadValue{"MPIX_INTERCEPT_AGREEMENT", "shm", "auto|mpi|channel"},
                       BadValue{"MPIX_INTERCEPT_ADMISSION", "never", "rent|repeats"},
-                      BadValue{"MPIX_INTERCEPT_PERSISTENT", "auto", "progress|mpi|library"}));
+                      BadValue{"MPIX_INTERCEPT_PERSISTENT", "auto", "progress|mpi|library"},
+                      BadValue{"MPIX_INTERCEPT_NONBLOCKING", "yes", "on|off"}));
 
 TEST(Config, UnknownMpixVariablesAreReported) {
   const Configuration c = Configuration::parse({{"MPIX_ALGORITHM", "native"}, {"MPIX_VERBOSE", "1"}});

@@ -1,0 +1,118 @@
+// The nonblocking exchanges the drop-in serves (MPI_Ialltoallv,
+// MPI_Ialltoall): on a communicator whose ranks share one node, every call
+// runs the claimed calls' protocol (collectives/claimed_calls.hpp), which
+// needs no agreement at the call.
+//
+// Why every call, and why set up at the communicator's making: MPI makes
+// the call local, so each rank must decide alike whether a call is served
+// from what it knows without asking the others. A choice agreed at some
+// later call would hang a program that is legal: a rank may make any
+// number of calls, then send to a peer that receives before its own first
+// call; whatever that rank waited for from the peer at call k, it would
+// wait for ever. So the decision is made once, collectively, where MPI
+// already blocks every rank of the communicator: its constructor
+// (MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_split,
+// MPI_Comm_split_type, MPI_Comm_create), or MPI_Init and MPI_Init_thread
+// for MPI_COMM_WORLD. There every rank votes (the drop-in on, the same
+// settings, MPIX_INTERCEPT_NONBLOCKING on, room for one more); the library
+// communicator and the boards are made; and every rank learns the same
+// outcome. A communicator made otherwise (MPI_Comm_idup, an
+// intercommunicator, one spanning nodes) keeps the MPI's own calls.
+//
+// Protocol of a served call: the blocks described in bytes (a datatype that
+// is not plain bytes packed into the call's own buffer, and its received
+// blocks unpacked at completion), the claimed call started, and the
+// program gets a handle of the MPI's own (a proxy, served_requests.hpp)
+// that every completion call polls; the completion that reports it leaves
+// MPI_REQUEST_NULL, as MPI's own nonblocking request does. MPI_IN_PLACE,
+// which MPI asks of every rank or none, goes to the MPI's own call, as
+// does a call whose counts MPI rejects (it raises the error).
+// Invariants: a shot (a proxy, its entry and the call's buffers) is reused
+// only once its completion was reported; calls and shots are this
+// communicator's, made and reported on one thread at a time (MPI orders a
+// communicator's collectives).
+#pragma once
+
+#include <mpi.h>
+#include <mpix/mpix.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectives/claimed_calls.hpp"
+#include "intercept/served_requests.hpp"
+
+namespace mpix::intercept {
+
+class NonblockingExchanges {
+ public:
+  // Collective over comm, in an MPI call that blocks every rank of it (a
+  // constructor, MPI_Init): comm's state where every rank can serve its
+  // nonblocking exchanges (then hung on it as an attribute, freed with it),
+  // or none, alike on every rank.
+  static void set_up(MPI_Comm comm);
+  // comm's state, or nullptr: its calls go to the MPI.
+  static NonblockingExchanges* of(MPI_Comm comm);
+  // At MPI_Finalize: every state goes (reporting under MPIX_VERBOSE).
+  static void free_all();
+
+  ~NonblockingExchanges();
+
+  // The served calls; their MPI error code, raised on the communicator's
+  // error handler as MPI's call would.
+  int ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                 void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                 MPI_Request* request);
+  int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Request* request);
+
+ private:
+  // One call in flight: its proxy and entry, and, where a datatype is not
+  // plain bytes, its packed blocks.
+  struct Shot : OnceCall {
+    NonblockingExchanges* owner = nullptr;
+    MPI_Request proxy = MPI_REQUEST_NULL;
+    ServedRequest* entry = nullptr;  // in the request table while the state lives
+    std::uint64_t number = 0;        // the claimed call's
+    std::vector<char> send_packed, recv_packed;
+    // Where the received blocks are unpacked: the call's receive arguments
+    // (MPI keeps them untouched until completion); recvcounts null: every
+    // block uniform_count elements, at rank * uniform_count.
+    void* recvbuf = nullptr;
+    const int* recvcounts = nullptr;
+    const int* rdispls = nullptr;
+    int uniform_count = 0;
+    MPI_Datatype recvtype = MPI_DATATYPE_NULL;
+    bool unpacked = true;
+    bool progress() override;
+  };
+
+  NonblockingExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm, std::unique_ptr<ClaimedCalls> calls);
+  // A shot whose last completion was reported: the next after the last
+  // handed out, or a new one (its proxy made and entered in the table).
+  Shot& free_shot();
+  bool add_shot();
+  // Describes one direction of a call in bytes (blocks_ by rank), packing
+  // its blocks into packed where type is not plain bytes; returns the base
+  // the blocks are counted from.
+  char* describe(char* buffer, const int counts[], const int displs[], int uniform_count, MPI_Datatype type,
+                 const char* argument, bool send, std::vector<char>& packed, std::vector<ClaimedCalls::Block>& blocks);
+  int issue(const char* function, const void* sendbuf, const int sendcounts[], const int sdispls[],
+            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], int sendcount,
+            int recvcount, MPI_Datatype recvtype, MPI_Request* request);
+
+  MPI_Comm comm_;          // the program's
+  MPI_Comm library_comm_;  // a duplicate that returns errors, under xcomm_
+  MPIX_Comm* xcomm_;
+  std::unique_ptr<ClaimedCalls> calls_;
+  int size_ = 0;
+  std::vector<std::unique_ptr<Shot>> shots_;
+  std::size_t next_shot_ = 0;
+  std::vector<ClaimedCalls::Block> send_blocks_, recv_blocks_;  // the current call's
+  long served_ialltoallv_ = 0, served_ialltoall_ = 0;
+  double setup_seconds_ = 0;
+};
+
+}  // namespace mpix::intercept
