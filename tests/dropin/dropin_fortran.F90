@@ -3,7 +3,8 @@
 ! MPI_Neighbor_alltoallv on a ring graph
 ! (rank +- 1; at 2 ranks two edges to one peer), checked; where PERSISTENT
 ! is defined (an MPI-4 MPI), an MPI_Alltoallv_init started as many times,
-! checked; built with
+! checked, and MPI_Ialltoallv completed by MPI_Wait as many times on a
+! communicator made in C (dropin_fortran_c_comm.c), checked; built with
 ! `use mpi`, with `use mpi_f08` when F08 is defined, and with mpif.h when
 ! MPIFH is.
 program dropin_fortran
@@ -17,6 +18,12 @@ program dropin_fortran
 #ifdef MPIFH
   include 'mpif.h'
 #endif
+  interface
+    function dropin_c_dup_world() bind(C, name='dropin_c_dup_world')
+      use, intrinsic :: iso_c_binding, only: c_int
+      integer(c_int) :: dropin_c_dup_world
+    end function dropin_c_dup_world
+  end interface
   integer, parameter :: block = 1000, calls = 40
   integer :: ierr, rank, nranks, i, call_no, wrong, src, k
   integer, allocatable :: counts(:), displs(:)
@@ -24,10 +31,10 @@ program dropin_fortran
   integer, allocatable, asynchronous :: sendbuf(:), recvbuf(:)
   integer :: ends(2), starts(2), edge_counts(2), edge_displs(2)
 #if defined(F08)
-  type(MPI_Comm) :: ring, persistent_comm
-  type(MPI_Request) :: persistent
+  type(MPI_Comm) :: ring, persistent_comm, c_comm
+  type(MPI_Request) :: persistent, nonblocking
 #else
-  integer :: ring, persistent_comm, persistent
+  integer :: ring, persistent_comm, persistent, c_comm, nonblocking
 #endif
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -96,6 +103,23 @@ program dropin_fortran
   end do
   call MPI_Request_free(persistent, ierr)
   call MPI_Comm_free(persistent_comm, ierr)
+  ! MPI_Ialltoallv on a communicator made in C, which the drop-in serves:
+  ! completed by this binding's MPI_Wait (mpi_f08's calls PMPI_Wait, so
+  ! there the drop-in must leave the call to MPICH).
+#if defined(F08)
+  c_comm%MPI_VAL = dropin_c_dup_world()
+#else
+  c_comm = dropin_c_dup_world()
+#endif
+  do call_no = 1, calls
+    call fill(sendbuf, call_no)
+    recvbuf = -1
+    call MPI_Ialltoallv(sendbuf, counts, displs, MPI_INTEGER, recvbuf, counts, displs, MPI_INTEGER, &
+                        c_comm, nonblocking, ierr)
+    call MPI_Wait(nonblocking, MPI_STATUS_IGNORE, ierr)
+    call check(recvbuf, call_no)
+  end do
+  call MPI_Comm_free(c_comm, ierr)
 #endif
   call MPI_Allreduce(MPI_IN_PLACE, wrong, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) then
