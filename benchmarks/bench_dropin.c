@@ -15,7 +15,9 @@
  * the persistent form the init is its first call, and counts too).
  * With --form persistent each size's exchange is MPI-4's persistent form
  * (MPI_Alltoallv_init, ...: made once per size, before its warm-up), and
- * each call is MPI_Start then MPI_Wait. With --memory mpi the buffers come
+ * each call is MPI_Start then MPI_Wait; with --form nonblocking each call
+ * is the nonblocking form (MPI_Ialltoallv, ...) then MPI_Wait. With
+ * --memory mpi the buffers come
  * from MPI_Alloc_mem (which an RMA-minded code uses for its windows), not
  * from the heap.
  * Run it plain and under LD_PRELOAD=libmpixrma_intercept.so
@@ -56,9 +58,9 @@ int main(int argc, char **argv) {
     const int alltoall = !strcmp(o.collective, "alltoall"), neighbor = !strcmp(o.collective, "neighbor");
     if (!alltoall && !neighbor && strcmp(o.collective, "alltoallv"))
         dropin_usage_error(rank, "bench_dropin", "--collective takes alltoallv, alltoall or neighbor", NULL);
-    const int persistent = !strcmp(o.form, "persistent");
-    if (!persistent && strcmp(o.form, "blocking"))
-        dropin_usage_error(rank, "bench_dropin", "--form takes blocking or persistent", NULL);
+    const int persistent = !strcmp(o.form, "persistent"), nonblocking = !strcmp(o.form, "nonblocking");
+    if (!persistent && !nonblocking && strcmp(o.form, "blocking"))
+        dropin_usage_error(rank, "bench_dropin", "--form takes blocking, persistent or nonblocking", NULL);
     const int mpi_memory = !strcmp(o.memory, "mpi");
     if (!mpi_memory && strcmp(o.memory, "heap"))
         dropin_usage_error(rank, "bench_dropin", "--memory takes heap or mpi", NULL);
@@ -142,6 +144,16 @@ int main(int argc, char **argv) {
                             send[k * bytes + b] = value(application ? it : 0, rank, neighbor ? sides[k] : k, b);
                 if (persistent) {
                     MPI_Start(&request);
+                    MPI_Wait(&request, MPI_STATUS_IGNORE);
+                } else if (nonblocking) {
+                    if (alltoall)
+                        MPI_Ialltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD, &request);
+                    else if (neighbor)
+                        MPI_Ineighbor_alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, ring,
+                                                &request);
+                    else
+                        MPI_Ialltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, MPI_COMM_WORLD,
+                                       &request);
                     MPI_Wait(&request, MPI_STATUS_IGNORE);
                 } else if (alltoall)
                     MPI_Alltoall(send, (int)bytes, MPI_BYTE, recv, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);

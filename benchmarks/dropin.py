@@ -47,9 +47,9 @@ def parse_args():
                         "whole sweep apart (for long programs on a machine whose speed drifts)")
     p.add_argument("--collective", default="alltoallv", choices=["alltoallv", "alltoall", "neighbor"],
                    help="bench_dropin: which call the program loops")
-    p.add_argument("--form", default="blocking", choices=["blocking", "persistent"],
-                   help="bench_dropin: the call itself, or MPI-4's persistent form (MPICH) started and waited on "
-                        "(served as MPIX_INTERCEPT_PERSISTENT says)")
+    p.add_argument("--form", default="blocking", choices=["blocking", "persistent", "nonblocking"],
+                   help="bench_dropin: the call itself, MPI-4's persistent form (MPICH) started and waited on "
+                        "(served as MPIX_INTERCEPT_PERSISTENT says), or the nonblocking form waited on")
     p.add_argument("--memory", default="heap", choices=["heap", "mpi"],
                    help="bench_dropin: buffers from the heap, or from MPI_Alloc_mem")
     p.add_argument("--tolerance", type=float, default=1.03, help="preloaded / plain above this is marked SLOWER")
@@ -121,7 +121,7 @@ def main():
         # The prefix loop's rows are call counts of its last size.
         sizes = sorted({size for row_loop, size, _ in times if row_loop == loop})
         buffers = "MPI_Alloc_mem buffers" if args.memory == "mpi" else "heap buffers"
-        form = ", MPI-4 persistent form" if args.form == "persistent" else ""
+        form = {"persistent": ", MPI-4 persistent form", "nonblocking": ", nonblocking form"}.get(args.form, "")
         print(f"\n# {args.ranks} ranks, {os.path.basename(args.bench)} --loop {loop}, {buffers}{form}; medians over "
               f"{args.launches} launches (min..max); ratio: median of the launches' preloaded / plain (min..max)")
         off_header = f" {'off us':>26} {'off / plain':>22}" if args.pass_through else ""

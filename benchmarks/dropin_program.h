@@ -17,7 +17,7 @@ struct dropin_options {
     const char *sizes; /* comma-separated */
     const char *loop;
     const char *collective; /* bench_dropin: alltoallv, alltoall or neighbor */
-    const char *form;       /* bench_dropin: blocking or persistent (MPI-4's *_init) */
+    const char *form;       /* bench_dropin: blocking, persistent (MPI-4's *_init) or nonblocking */
     const char *memory;     /* bench_dropin: heap (malloc) or mpi (MPI_Alloc_mem) */
     int repeats;       /* 1..100 */
     FILE *csv;         /* rank 0's, when --csv was given */
@@ -45,7 +45,7 @@ static struct dropin_options dropin_parse(int argc, char **argv, const char *pro
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             if (rank == 0)
                 printf("usage: %s [--sizes BYTES,...] [--loop NAME] [--collective alltoallv|alltoall|neighbor] "
-                       "[--form blocking|persistent] [--memory heap|mpi] [--repeats 1..100] [--csv FILE]\n"
+                       "[--form blocking|persistent|nonblocking] [--memory heap|mpi] [--repeats 1..100] [--csv FILE]\n"
                        "defaults: --sizes %s --loop %s --collective alltoallv --form blocking --memory heap "
                        "--repeats 5\n",
                        program, sizes, loop);
