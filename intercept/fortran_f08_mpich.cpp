@@ -12,13 +12,14 @@
 // C init they reach then goes to PMPI_, and the request is MPI's own. The
 // `_large` forms take MPI_Count arguments and call the C *_c inits, which
 // the drop-in does not stand in for.
-// The same holds for its nonblocking exchanges: mpi_ialltoallv_f08ts_ and
-// mpi_ialltoall_f08ts_ reach the C MPI_Ialltoallv and MPI_Ialltoall, which
+// The same holds for its nonblocking exchanges: mpi_ialltoallv_f08ts_,
+// mpi_ialltoall_f08ts_ and mpi_ineighbor_alltoallv_f08ts_ reach the C
+// MPI_Ialltoallv, MPI_Ialltoall and MPI_Ineighbor_alltoallv, which
 // the drop-in serves on a communicator it set up, and the request they
 // return would be completed by PMPI_Wait. mpi_f08's own MPI_Init and
 // constructors call PMPI_ (no communicator of theirs is set up), but a
 // program that mixes bindings may pass it one made in C or through `use
-// mpi`; these two run MPICH's own stepped aside too.
+// mpi`; these three run MPICH's own stepped aside too.
 //
 // Every argument of these Fortran procedures is passed by reference (the
 // buffers as TS 29113 descriptors, an absent optional ierror as null), so
@@ -80,6 +81,13 @@ void mpi_alltoall_init_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, 
 void mpi_ialltoallv_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7, void* a8, void* a9,
                            void* a10, void* a11) {
   static const auto own = mpich_own<decltype(&mpi_ialltoallv_f08ts_)>("mpi_ialltoallv_f08ts_");
+  run_stepped_aside(own, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+}
+
+// MPI_Ineighbor_alltoallv: the same arguments.
+void mpi_ineighbor_alltoallv_f08ts_(void* a1, void* a2, void* a3, void* a4, void* a5, void* a6, void* a7, void* a8,
+                                    void* a9, void* a10, void* a11) {
+  static const auto own = mpich_own<decltype(&mpi_ineighbor_alltoallv_f08ts_)>("mpi_ineighbor_alltoallv_f08ts_");
   run_stepped_aside(own, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
 }
 

@@ -51,11 +51,12 @@ const std::vector<VariableSpec>& intercept_variables() {
                {"library", PersistentPolicy::library}});
      }},
     {"MPIX_INTERCEPT_NONBLOCKING", "enum", "on", "on|off",
-     "Drop-in: on serves MPI_Ialltoallv and MPI_Ialltoall on communicators whose ranks share one node, every "
-     "call, each rank copying its blocks with the others' as they arrive (no agreement at the call, as MPI makes "
-     "it local); the choice is made once per communicator, collectively, where it is made (MPI_Init for "
-     "MPI_COMM_WORLD, MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_split, MPI_Comm_split_type, "
-     "MPI_Comm_create). off passes them to the MPI's own.",
+     "Drop-in: on serves MPI_Ialltoallv, MPI_Ialltoall and MPI_Ineighbor_alltoallv (on a distributed graph) on "
+     "communicators whose ranks share one node, every call, each rank copying its blocks with the others' as "
+     "they arrive (no agreement at the call, as MPI makes it local); the choice is made once per communicator, "
+     "collectively, where it is made (MPI_Init for MPI_COMM_WORLD, MPI_Comm_dup, MPI_Comm_dup_with_info, "
+     "MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create, MPI_Dist_graph_create_adjacent, "
+     "MPI_Dist_graph_create). off passes them to the MPI's own.",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().nonblocking = parse_on_off(v); }},
   };
   return rows;

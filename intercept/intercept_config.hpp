@@ -32,7 +32,7 @@ struct InterceptConfig {
   AgreementPath agreement = AgreementPath::automatic;
   AdmissionPolicy admission = AdmissionPolicy::rent;
   PersistentPolicy persistent = PersistentPolicy::progress;
-  bool nonblocking = true;  // serve MPI_Ialltoallv and MPI_Ialltoall on one-node communicators
+  bool nonblocking = true;  // serve the nonblocking exchanges on one-node communicators
 };
 
 }  // namespace mpix

@@ -174,6 +174,28 @@ NonblockingExchanges::NonblockingExchanges(MPI_Comm comm, MPI_Comm library_comm,
   PMPI_Comm_size(comm, &size_);
   send_blocks_.resize(static_cast<std::size_t>(size_));
   recv_blocks_.resize(static_cast<std::size_t>(size_));
+  peer_bytes_.resize(static_cast<std::size_t>(size_));
+  // A distributed graph's neighbours (a topology every rank's communicator
+  // has alike, so every rank serves its neighbourhood calls or none).
+  int topology = MPI_UNDEFINED, indegree = 0, outdegree = 0, weighted = 0;
+  if (PMPI_Topo_test(comm, &topology) != MPI_SUCCESS || topology != MPI_DIST_GRAPH ||
+      PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted) != MPI_SUCCESS)
+    return;
+  sources_.resize(static_cast<std::size_t>(indegree));
+  destinations_.resize(static_cast<std::size_t>(outdegree));
+  std::vector<int> source_weights(sources_.size() + 1), destination_weights(destinations_.size() + 1);
+  if (PMPI_Dist_graph_neighbors(comm, indegree, sources_.data(), source_weights.data(), outdegree,
+                                destinations_.data(), destination_weights.data()) != MPI_SUCCESS)
+    return;
+  const auto repeats = [this](const std::vector<int>& ranks) {
+    std::vector<char> seen(static_cast<std::size_t>(size_), 0);
+    for (int r : ranks)
+      if (seen[static_cast<std::size_t>(r)]++) return true;
+    return false;
+  };
+  sources_repeat_ = repeats(sources_);
+  destinations_repeat_ = repeats(destinations_);
+  graph_ = true;
 }
 
 NonblockingExchanges::~NonblockingExchanges() {
@@ -184,9 +206,10 @@ NonblockingExchanges::~NonblockingExchanges() {
     int length = 0;
     PMPI_Comm_get_name(comm_, name, &length);
     std::fprintf(stderr,
-                 "mpix-rma intercept: communicator '%s' of %d ranks, nonblocking exchanges: %ld MPI_Ialltoallv and "
-                 "%ld MPI_Ialltoall calls served (set-up %.2f ms)\n",
-                 name, size_, served_ialltoallv_, served_ialltoall_, 1e3 * setup_seconds_);
+                 "mpix-rma intercept: communicator '%s' of %d ranks, nonblocking exchanges: %ld MPI_Ialltoallv, "
+                 "%ld MPI_Ialltoall and %ld MPI_Ineighbor_alltoallv calls served (set-up %.2f ms)\n",
+                 name, size_, served_ialltoallv_, served_ialltoall_, served_ineighbor_alltoallv_,
+                 1e3 * setup_seconds_);
   }
   for (std::unique_ptr<Shot>& shot : shots_) {
     // A call still in flight (the communicator freed before its
@@ -239,56 +262,60 @@ NonblockingExchanges::Shot& NonblockingExchanges::free_shot() {
   return *shots_.back();
 }
 
-char* NonblockingExchanges::describe(char* buffer, const int counts[], const int displs[], int uniform_count,
-                                     MPI_Datatype type, const char* argument, bool send, std::vector<char>& packed,
-                                     std::vector<ClaimedCalls::Block>& blocks) {
-  const DatatypeLayout layout = DatatypeLayout::of(type, argument);
-  const auto count_of = [&](int r) { return static_cast<MPI_Count>(counts != nullptr ? counts[r] : uniform_count); };
-  const auto displ_of = [&](int r) {
-    return static_cast<MPI_Aint>(counts != nullptr ? displs[r] : static_cast<MPI_Aint>(r) * uniform_count);
-  };
-  if (layout.contiguous) {
-    for (int r = 0; r < size_; ++r)
-      blocks[static_cast<std::size_t>(r)] = {displ_of(r) * layout.extent,
-                                             static_cast<std::size_t>(count_of(r) * layout.size)};
-    return buffer;
+MPI_Count NonblockingExchanges::Direction::count(int k) const {
+  return counts != nullptr ? counts[k] : uniform_count;
+}
+MPI_Aint NonblockingExchanges::Direction::displ(int k) const {
+  return counts != nullptr ? displs[k] : static_cast<MPI_Aint>(k) * uniform_count;
+}
+
+char* NonblockingExchanges::describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
+                                     std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks) {
+  const DatatypeLayout layout = DatatypeLayout::of(d.type, argument);
+  for (ClaimedCalls::Block& b : blocks) b = {0, 0};
+  if (layout.contiguous && !d.repeats_rank) {
+    for (int k = 0; k < d.blocks; ++k)
+      blocks[static_cast<std::size_t>(d.rank(k))] = {d.displ(k) * layout.extent,
+                                                     static_cast<std::size_t>(d.count(k) * layout.size)};
+    return d.buffer;
   }
-  // Not plain bytes: the blocks packed one after another (sent: packed now;
-  // received: unpacked at completion, Shot::progress).
+  // Packed: each peer's blocks one after another, in the call's order (the
+  // k-th block between two ranks, on either side, pairs with the k-th on
+  // the other), peers in rank order; sent blocks packed now, received
+  // ones unpacked at completion (Shot::progress, from packed_at).
+  for (MPI_Count& bytes : peer_bytes_) bytes = 0;
+  for (int k = 0; k < d.blocks; ++k) peer_bytes_[static_cast<std::size_t>(d.rank(k))] += d.count(k) * layout.size;
   MPI_Count total = 0;
-  for (int r = 0; r < size_; ++r) total += count_of(r) * layout.size;
-  packed.resize(static_cast<std::size_t>(total) + 1);  // never empty: a base to count from
-  MPI_Count position = 0;
   for (int r = 0; r < size_; ++r) {
-    const MPI_Count at = position, bytes = count_of(r) * layout.size;
-    if (send && bytes > 0) {
-      const int rc = PMPI_Pack_c(buffer + displ_of(r) * layout.extent, count_of(r), type, packed.data(), total,
+    const auto i = static_cast<std::size_t>(r);
+    blocks[i] = {static_cast<MPI_Aint>(total), static_cast<std::size_t>(peer_bytes_[i])};
+    peer_bytes_[i] = total;  // from here on: where the peer's next block goes
+    total += blocks[i].bytes;
+  }
+  packed.resize(static_cast<std::size_t>(total) + 1);  // never empty: a base to count from
+  packed_at.resize(static_cast<std::size_t>(d.blocks));
+  for (int k = 0; k < d.blocks; ++k) {
+    MPI_Count& at = peer_bytes_[static_cast<std::size_t>(d.rank(k))];
+    packed_at[static_cast<std::size_t>(k)] = at;
+    if (send && d.count(k) > 0) {
+      MPI_Count position = at;
+      const int rc = PMPI_Pack_c(d.buffer + d.displ(k) * layout.extent, d.count(k), d.type, packed.data(), total,
                                  &position, library_comm_);
       if (rc != MPI_SUCCESS) throw Error(rc, std::string("packing the blocks of ") + argument + " failed");
-    } else {
-      position += bytes;
     }
-    blocks[static_cast<std::size_t>(r)] = {static_cast<MPI_Aint>(at), static_cast<std::size_t>(position - at)};
+    at += d.count(k) * layout.size;
   }
   return packed.data();
 }
 
-int NonblockingExchanges::issue(const char* function, const void* sendbuf, const int sendcounts[],
-                                const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                const int rdispls[], int sendcount, int recvcount, MPI_Datatype recvtype,
+int NonblockingExchanges::issue(const char* function, const Direction& send, const Direction& recv,
                                 MPI_Request* request) {
   try {
     Shot& shot = free_shot();
-    const char* send_base = describe(static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls,
-                                     sendcount, sendtype, "sendtype", true, shot.send_packed, send_blocks_);
-    char* recv_base = describe(static_cast<char*>(recvbuf), recvcounts, rdispls, recvcount, recvtype, "recvtype",
-                               false, shot.recv_packed, recv_blocks_);
-    shot.unpacked = recv_base == recvbuf;
-    shot.recvbuf = recvbuf;
-    shot.recvcounts = recvcounts;
-    shot.rdispls = rdispls;
-    shot.uniform_count = recvcount;
-    shot.recvtype = recvtype;
+    const char* send_base = describe(send, "sendtype", true, shot.send_packed, packed_at_, send_blocks_);
+    char* recv_base = describe(recv, "recvtype", false, shot.recv_packed, shot.recv_packed_at, recv_blocks_);
+    shot.unpacked = recv_base == recv.buffer;
+    shot.recv = recv;
     shot.number = calls_->start(send_base, send_blocks_.data(), recv_base, recv_blocks_.data());
     if (const int rc = PMPI_Start(&shot.proxy); rc != MPI_SUCCESS) throw Error(rc, "starting the request's proxy failed");
     shot.entry->finished = false;
@@ -304,15 +331,13 @@ bool NonblockingExchanges::Shot::progress() {
   if (!owner->calls_->progress(number)) return false;
   if (!unpacked) {
     unpacked = true;
-    const DatatypeLayout layout = DatatypeLayout::of(recvtype, "recvtype");
-    MPI_Count position = 0;
+    const DatatypeLayout layout = DatatypeLayout::of(recv.type, "recvtype");
     const auto total = static_cast<MPI_Count>(recv_packed.size() - 1);
-    for (int r = 0; r < owner->size_; ++r) {
-      const int count = recvcounts != nullptr ? recvcounts[r] : uniform_count;
-      const MPI_Aint displ = recvcounts != nullptr ? rdispls[r] : static_cast<MPI_Aint>(r) * uniform_count;
-      if (count == 0) continue;
-      const int rc = PMPI_Unpack_c(recv_packed.data(), total, &position, static_cast<char*>(recvbuf) + displ * layout.extent,
-                                   count, recvtype, owner->library_comm_);
+    for (int k = 0; k < recv.blocks; ++k) {
+      if (recv.count(k) == 0) continue;
+      MPI_Count position = recv_packed_at[static_cast<std::size_t>(k)];
+      const int rc = PMPI_Unpack_c(recv_packed.data(), total, &position, recv.buffer + recv.displ(k) * layout.extent,
+                                   recv.count(k), recv.type, owner->library_comm_);
       if (rc != MPI_SUCCESS) throw Error(rc, "unpacking the received blocks failed");
     }
   }
@@ -323,15 +348,30 @@ int NonblockingExchanges::ialltoallv(const void* sendbuf, const int sendcounts[]
                                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                      const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ialltoallv_;
-  return issue("MPI_Ialltoallv", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, 0, 0,
-               recvtype, request);
+  return issue("MPI_Ialltoallv",
+               {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_, false},
+               {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_, false}, request);
 }
 
 int NonblockingExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     int recvcount, MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ialltoall_;
-  return issue("MPI_Ialltoall", sendbuf, nullptr, nullptr, sendtype, recvbuf, nullptr, nullptr, sendcount,
-               recvcount, recvtype, request);
+  return issue("MPI_Ialltoall",
+               {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_,
+                false},
+               {static_cast<char*>(recvbuf), nullptr, nullptr, recvcount, recvtype, nullptr, size_, false}, request);
+}
+
+int NonblockingExchanges::ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                              const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
+  ++served_ineighbor_alltoallv_;
+  return issue("MPI_Ineighbor_alltoallv",
+               {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype,
+                destinations_.data(), static_cast<int>(destinations_.size()), destinations_repeat_},
+               {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, sources_.data(),
+                static_cast<int>(sources_.size()), sources_repeat_},
+               request);
 }
 
 }  // namespace mpix::intercept
@@ -381,6 +421,21 @@ extern "C" int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype se
   return state->ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request);
 }
 
+extern "C" int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Request* request) {
+  NonblockingExchanges* state = inside_drop_in ? nullptr : NonblockingExchanges::of(comm);
+  if (state == nullptr || !state->graph() || sendbuf == MPI_IN_PLACE || request == nullptr ||
+      (state->outdegree() > 0 && (!counts_valid(state->outdegree(), sendcounts) || sdispls == nullptr)) ||
+      (state->indegree() > 0 && (!counts_valid(state->indegree(), recvcounts) || rdispls == nullptr)))
+    return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                    comm, request);
+  InsideDropIn guard;
+  return state->ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                    request);
+}
+
 // The constructors where a communicator's nonblocking exchanges are set up.
 
 static const MPI_Comm world = MPI_COMM_WORLD;
@@ -411,6 +466,22 @@ extern "C" int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_I
 
 extern "C" int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   return set_up_after(PMPI_Comm_create(comm, group, newcomm), newcomm);
+}
+
+extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                                              const int sourceweights[], int outdegree, const int destinations[],
+                                              const int destweights[], MPI_Info info, int reorder,
+                                              MPI_Comm* newcomm) {
+  return set_up_after(PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
+                                                      destweights, info, reorder, newcomm),
+                      newcomm);
+}
+
+extern "C" int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                                     const int destinations[], const int weights[], MPI_Info info, int reorder,
+                                     MPI_Comm* newcomm) {
+  return set_up_after(
+      PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm), newcomm);
 }
 
 #endif  // MPI_VERSION >= 4

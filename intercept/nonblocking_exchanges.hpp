@@ -1,5 +1,6 @@
 // The nonblocking exchanges the drop-in serves (MPI_Ialltoallv,
-// MPI_Ialltoall): on a communicator whose ranks share one node, every call
+// MPI_Ialltoall, MPI_Ineighbor_alltoallv on a distributed graph): on a
+// communicator whose ranks share one node, every call
 // runs the claimed calls' protocol (collectives/claimed_calls.hpp), which
 // needs no agreement at the call.
 //
@@ -12,16 +13,18 @@
 // wait for ever. So the decision is made once, collectively, where MPI
 // already blocks every rank of the communicator: its constructor
 // (MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_split,
-// MPI_Comm_split_type, MPI_Comm_create), or MPI_Init and MPI_Init_thread
-// for MPI_COMM_WORLD. There every rank votes (the drop-in on, the same
+// MPI_Comm_split_type, MPI_Comm_create, MPI_Dist_graph_create_adjacent,
+// MPI_Dist_graph_create), or MPI_Init and MPI_Init_thread for
+// MPI_COMM_WORLD. There every rank votes (the drop-in on, the same
 // settings, MPIX_INTERCEPT_NONBLOCKING on, room for one more); the library
 // communicator and the boards are made; and every rank learns the same
 // outcome. A communicator made otherwise (MPI_Comm_idup, an
 // intercommunicator, one spanning nodes) keeps the MPI's own calls.
 //
-// Protocol of a served call: the blocks described in bytes (a datatype that
-// is not plain bytes packed into the call's own buffer, and its received
-// blocks unpacked at completion), the claimed call started, and the
+// Protocol of a served call: the blocks described in bytes, one per peer
+// each way (a datatype that is not plain bytes, or a graph's several edges
+// to one peer, packed into the call's own buffer per peer, in edge order,
+// and its received blocks unpacked at completion), the claimed call started, and the
 // program gets a handle of the MPI's own (a proxy, served_requests.hpp)
 // that every completion call polls; the completion that reports it leaves
 // MPI_REQUEST_NULL, as MPI's own nonblocking request does. MPI_IN_PLACE,
@@ -67,24 +70,43 @@ class NonblockingExchanges {
                  MPI_Request* request);
   int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, MPI_Request* request);
+  // On a distributed graph only (graph()).
+  int ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                          void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                          MPI_Request* request);
+  // Whether the communicator has a distributed-graph topology (its
+  // neighbourhood exchanges are served), and its in- and out-degree.
+  bool graph() const { return graph_; }
+  int indegree() const { return static_cast<int>(sources_.size()); }
+  int outdegree() const { return static_cast<int>(destinations_.size()); }
 
  private:
-  // One call in flight: its proxy and entry, and, where a datatype is not
-  // plain bytes, its packed blocks.
+  // One direction of a call, as its arguments say (MPI keeps them
+  // untouched until completion): block k is count(k) elements of type at
+  // displ(k) elements into buffer, exchanged with rank(k).
+  struct Direction {
+    char* buffer = nullptr;
+    const int* counts = nullptr;  // nullptr: every block uniform_count elements, at k * uniform_count
+    const int* displs = nullptr;
+    int uniform_count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    const int* ranks = nullptr;  // nullptr: block k is rank k's
+    int blocks = 0;
+    bool repeats_rank = false;  // some rank has more than one block
+    MPI_Count count(int k) const;
+    MPI_Aint displ(int k) const;
+    int rank(int k) const { return ranks != nullptr ? ranks[k] : k; }
+  };
+  // One call in flight: its proxy and entry, and, where its blocks are
+  // packed, the packed copies.
   struct Shot : OnceCall {
     NonblockingExchanges* owner = nullptr;
     MPI_Request proxy = MPI_REQUEST_NULL;
     ServedRequest* entry = nullptr;  // in the request table while the state lives
     std::uint64_t number = 0;        // the claimed call's
     std::vector<char> send_packed, recv_packed;
-    // Where the received blocks are unpacked: the call's receive arguments
-    // (MPI keeps them untouched until completion); recvcounts null: every
-    // block uniform_count elements, at rank * uniform_count.
-    void* recvbuf = nullptr;
-    const int* recvcounts = nullptr;
-    const int* rdispls = nullptr;
-    int uniform_count = 0;
-    MPI_Datatype recvtype = MPI_DATATYPE_NULL;
+    std::vector<MPI_Count> recv_packed_at;  // where each received block is in recv_packed
+    Direction recv;                         // where the received blocks are unpacked
     bool unpacked = true;
     bool progress() override;
   };
@@ -94,14 +116,13 @@ class NonblockingExchanges {
   // handed out, or a new one (its proxy made and entered in the table).
   Shot& free_shot();
   bool add_shot();
-  // Describes one direction of a call in bytes (blocks_ by rank), packing
-  // its blocks into packed where type is not plain bytes; returns the base
-  // the blocks are counted from.
-  char* describe(char* buffer, const int counts[], const int displs[], int uniform_count, MPI_Datatype type,
-                 const char* argument, bool send, std::vector<char>& packed, std::vector<ClaimedCalls::Block>& blocks);
-  int issue(const char* function, const void* sendbuf, const int sendcounts[], const int sdispls[],
-            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], int sendcount,
-            int recvcount, MPI_Datatype recvtype, MPI_Request* request);
+  // Describes one direction of a call in bytes, one block per rank
+  // (blocks), packing its blocks into packed where its type is not plain
+  // bytes or a rank has more than one (where each is: packed_at); returns
+  // the base the blocks are counted from.
+  char* describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
+                 std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks);
+  int issue(const char* function, const Direction& send, const Direction& recv, MPI_Request* request);
 
   MPI_Comm comm_;          // the program's
   MPI_Comm library_comm_;  // a duplicate that returns errors, under xcomm_
@@ -110,8 +131,15 @@ class NonblockingExchanges {
   int size_ = 0;
   std::vector<std::unique_ptr<Shot>> shots_;
   std::size_t next_shot_ = 0;
-  std::vector<ClaimedCalls::Block> send_blocks_, recv_blocks_;  // the current call's
-  long served_ialltoallv_ = 0, served_ialltoall_ = 0;
+  // A distributed graph's neighbours, in the order of its calls' blocks,
+  // and whether a rank comes more than once.
+  bool graph_ = false;
+  std::vector<int> sources_, destinations_;
+  bool sources_repeat_ = false, destinations_repeat_ = false;
+  // The current call's (issue()).
+  std::vector<ClaimedCalls::Block> send_blocks_, recv_blocks_;
+  std::vector<MPI_Count> peer_bytes_, packed_at_;
+  long served_ialltoallv_ = 0, served_ialltoall_ = 0, served_ineighbor_alltoallv_ = 0;
   double setup_seconds_ = 0;
 };
 

@@ -15,10 +15,9 @@
  * drop-in has slots for, completed by one MPI_Waitall.
  * Every exchange's data is checked, every iteration; completed nonblocking
  * requests must read MPI_REQUEST_NULL. Where the MPI has MPI-4's
- * persistent collectives, the drop-in serves MPI_Ialltoallv and
- * MPI_Ialltoall (on a communicator of one node, made by MPI_Comm_dup: its
- * report says how many) and passes MPI_Ineighbor_alltoallv to the MPI;
- * elsewhere it passes them all. With --no-persistent
+ * persistent collectives, the drop-in serves all three (on communicators
+ * of one node, made by MPI_Comm_dup and MPI_Dist_graph_create_adjacent:
+ * their reports say how many); elsewhere it passes them to the MPI. With --no-persistent
  * the persistent request is left out: MPICH 4.0.2's own -all, -any and
  * -some test forms misreport its persistent collectives (see
  * dropin_persistent.c), so the program runs without the drop-in so.
