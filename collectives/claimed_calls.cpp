@@ -29,8 +29,11 @@ constexpr unsigned pushes_after_passes = 16;
 // copy costs, which small blocks cannot repay (claimed_copies.cpp stages
 // the same sizes in every epoch).
 constexpr std::size_t staged_at_most = 16384;
-// Each slot's room for staged copies.
-constexpr std::size_t staging_per_slot = 65536;
+// Each slot's room for staged copies: a call stages its blocks in order
+// while they fit. Small, because a communicator's board is made and mapped
+// (every page, by every node rank) when the communicator is: its making
+// costs the program about a microsecond per page.
+constexpr std::size_t staging_per_slot = 16384;
 // Polls of the oldest call, at a call that needs its slot, before this
 // rank yields its core to the peers it waits for.
 constexpr unsigned polls_before_yield = 64;

@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -28,6 +29,12 @@ int finalize_keyval = MPI_KEYVAL_INVALID;  // on MPI_COMM_SELF: frees them all a
 std::once_flag keyvals_made;
 std::mutex live_mutex;
 std::set<NonblockingExchanges*> live;
+// A communicator's set-up costs its making about half a millisecond (its
+// boards made and mapped): a program that makes communicators and never
+// makes a nonblocking exchange on them, or makes and frees them in a
+// loop, stops paying it once it has freed this many set up for nothing.
+constexpr long unused_set_ups_limit = 16;
+std::atomic<long> unused_set_ups{0};  // this process's, so far
 
 int delete_state(MPI_Comm, int, void* value, void*) {
   auto* state = static_cast<NonblockingExchanges*>(value);
@@ -53,21 +60,20 @@ int verbosity() {
   }
 }
 
-// Rank 0 of comm says why its nonblocking exchanges go to the MPI.
-void report_refusal(MPI_Comm comm, const std::string& why) {
-  int rank = 0;
+// Rank 0 of comm says why its nonblocking exchanges go to the MPI (where
+// it was made: a new communicator has no name yet).
+void report_refusal(MPI_Comm comm, const char* made_by, const std::string& why) {
+  int rank = 0, size = 0;
   PMPI_Comm_rank(comm, &rank);
   if (rank != 0 || verbosity() < 1) return;
-  char name[MPI_MAX_OBJECT_NAME] = "";
-  int length = 0;
-  PMPI_Comm_get_name(comm, name, &length);
-  std::fprintf(stderr, "mpix-rma intercept: communicator '%s': nonblocking exchanges go to the MPI: %s\n", name,
-               why.c_str());
+  PMPI_Comm_size(comm, &size);
+  std::fprintf(stderr, "mpix-rma intercept: %s: the communicator of %d ranks it made: nonblocking exchanges go to "
+               "the MPI: %s\n", made_by, size, why.c_str());
 }
 
 }  // namespace
 
-void NonblockingExchanges::set_up(MPI_Comm comm) {
+void NonblockingExchanges::set_up(MPI_Comm comm, const char* made_by) {
   if (comm == MPI_COMM_NULL) return;
   int inter = 0, size = 0;
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return;
@@ -80,23 +86,32 @@ void NonblockingExchanges::set_up(MPI_Comm comm) {
   } catch (...) {
     settings.enabled = false;  // an unusable MPIX_* setting: this rank votes no
   }
-  // This rank's vote: whether it serves (2: off; 1: on, but its request
-  // table has no room for a proxy per slot; 0: it serves), and its
-  // settings, which must be every rank's.
+  // This rank's vote: whether it serves (Refusal: the largest any rank
+  // has decides), and its settings, which must be every rank's.
+  enum Refusal : std::int64_t { none, no_room, unused, off };
   int reserved = 0;
-  if (settings.enabled && settings.nonblocking)
+  Refusal refusal = none;
+  if (!(settings.enabled && settings.nonblocking)) {
+    refusal = off;
+  } else if (unused_set_ups.load(std::memory_order_relaxed) >= unused_set_ups_limit) {
+    refusal = unused;
+  } else {
     while (reserved < ClaimedCalls::slots && reserve_served_request()) ++reserved;
+    if (reserved < ClaimedCalls::slots) refusal = no_room;
+  }
   const auto settings_hash = static_cast<std::int64_t>(fingerprint(settings));
-  const std::int64_t refusal = !(settings.enabled && settings.nonblocking) ? 2 : reserved < ClaimedCalls::slots ? 1 : 0;
   std::int64_t votes[3] = {refusal, settings_hash, -settings_hash};
   const int rc = PMPI_Allreduce(MPI_IN_PLACE, votes, 3, MPI_INT64_T, MPI_MAX, comm);
   const auto refuse = [&](const std::string& why) {
     for (; reserved > 0; --reserved) release_served_request();
-    report_refusal(comm, why);
+    report_refusal(comm, made_by, why);
   };
   if (rc != MPI_SUCCESS) return refuse("the set-up's vote failed");
-  if (votes[0] == 2) return refuse("a rank has MPIX_INTERCEPT or MPIX_INTERCEPT_NONBLOCKING off");
-  if (votes[0] == 1) return refuse("a rank has no room for more served requests");
+  if (votes[0] == off) return refuse("a rank has MPIX_INTERCEPT or MPIX_INTERCEPT_NONBLOCKING off");
+  if (votes[0] == unused)
+    return refuse("a rank has freed " + std::to_string(unused_set_ups_limit) +
+                  " communicators set up for them without a nonblocking exchange, and sets up no more");
+  if (votes[0] == no_room) return refuse("a rank has no room for more served requests");
   if (votes[1] != -votes[2]) return refuse("the ranks' MPIX_INTERCEPT* settings differ");
   // The library's communicator, over a duplicate that returns errors (a
   // failure here must not reach the program's handler; MPI's constructor
@@ -211,6 +226,8 @@ NonblockingExchanges::~NonblockingExchanges() {
                  name, size_, served_ialltoallv_, served_ialltoall_, served_ineighbor_alltoallv_,
                  1e3 * setup_seconds_);
   }
+  if (served_ialltoallv_ + served_ialltoall_ + served_ineighbor_alltoallv_ == 0)
+    unused_set_ups.fetch_add(1, std::memory_order_relaxed);
   for (std::unique_ptr<Shot>& shot : shots_) {
     // A call still in flight (the communicator freed before its
     // completion, as MPI allows) completes first: the peers' copies into
@@ -392,8 +409,8 @@ bool counts_valid(int size, const int counts[]) {
 
 // After one of the MPI's constructors made *newcomm (or MPI_COMM_NULL
 // here); read only once it returned.
-int set_up_after(int rc, const MPI_Comm* newcomm) {
-  if (rc == MPI_SUCCESS && !inside_drop_in) NonblockingExchanges::set_up(*newcomm);
+int set_up_after(int rc, const MPI_Comm* newcomm, const char* made_by) {
+  if (rc == MPI_SUCCESS && !inside_drop_in) NonblockingExchanges::set_up(*newcomm, made_by);
   return rc;
 }
 
@@ -441,31 +458,31 @@ extern "C" int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts
 static const MPI_Comm world = MPI_COMM_WORLD;
 
 extern "C" int MPI_Init(int* argc, char*** argv) {
-  return set_up_after(PMPI_Init(argc, argv), &world);
+  return set_up_after(PMPI_Init(argc, argv), &world, "MPI_Init");
 }
 
 extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
-  return set_up_after(PMPI_Init_thread(argc, argv, required, provided), &world);
+  return set_up_after(PMPI_Init_thread(argc, argv, required, provided), &world, "MPI_Init_thread");
 }
 
 extern "C" int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
-  return set_up_after(PMPI_Comm_dup(comm, newcomm), newcomm);
+  return set_up_after(PMPI_Comm_dup(comm, newcomm), newcomm, "MPI_Comm_dup");
 }
 
 extern "C" int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
-  return set_up_after(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm);
+  return set_up_after(PMPI_Comm_dup_with_info(comm, info, newcomm), newcomm, "MPI_Comm_dup_with_info");
 }
 
 extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-  return set_up_after(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
+  return set_up_after(PMPI_Comm_split(comm, color, key, newcomm), newcomm, "MPI_Comm_split");
 }
 
 extern "C" int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
-  return set_up_after(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm);
+  return set_up_after(PMPI_Comm_split_type(comm, split_type, key, info, newcomm), newcomm, "MPI_Comm_split_type");
 }
 
 extern "C" int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
-  return set_up_after(PMPI_Comm_create(comm, group, newcomm), newcomm);
+  return set_up_after(PMPI_Comm_create(comm, group, newcomm), newcomm, "MPI_Comm_create");
 }
 
 extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
@@ -474,14 +491,15 @@ extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const
                                               MPI_Comm* newcomm) {
   return set_up_after(PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
                                                       destweights, info, reorder, newcomm),
-                      newcomm);
+                      newcomm, "MPI_Dist_graph_create_adjacent");
 }
 
 extern "C" int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
                                      const int destinations[], const int weights[], MPI_Info info, int reorder,
                                      MPI_Comm* newcomm) {
   return set_up_after(
-      PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm), newcomm);
+      PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, newcomm), newcomm,
+      "MPI_Dist_graph_create");
 }
 
 #endif  // MPI_VERSION >= 4

@@ -51,11 +51,11 @@ namespace mpix::intercept {
 
 class NonblockingExchanges {
  public:
-  // Collective over comm, in an MPI call that blocks every rank of it (a
-  // constructor, MPI_Init): comm's state where every rank can serve its
-  // nonblocking exchanges (then hung on it as an attribute, freed with it),
-  // or none, alike on every rank.
-  static void set_up(MPI_Comm comm);
+  // Collective over comm, in the MPI call made_by that blocks every rank of
+  // it (a constructor, MPI_Init): comm's state where every rank can serve
+  // its nonblocking exchanges (then hung on it as an attribute, freed with
+  // it), or none, alike on every rank.
+  static void set_up(MPI_Comm comm, const char* made_by);
   // comm's state, or nullptr: its calls go to the MPI.
   static NonblockingExchanges* of(MPI_Comm comm);
   // At MPI_Finalize: every state goes (reporting under MPIX_VERBOSE).

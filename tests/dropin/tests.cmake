@@ -248,6 +248,15 @@ ${nonblocking_ok}.*nonblocking exchanges go to the MPI: its ranks span nodes"
 .*${nonblocking_ok}|${nonblocking_ok}.*nonblocking exchanges go to the MPI: a rank has MPIX_INTERCEPT or \
 MPIX_INTERCEPT_NONBLOCKING off"
     FAIL "WRONG|nonblocking exchanges: [0-9]+ MPI_Ialltoallv")
+  # A program that makes communicators without a nonblocking exchange on
+  # them stops paying their set-up (dropin_set_up_budget.c).
+  add_executable(dropin_set_up_budget dropin/dropin_set_up_budget.c)
+  target_link_libraries(dropin_set_up_budget PRIVATE MPI::MPI_C)
+  set(no_more "MPI_Comm_dup: the communicator of 2 ranks it made: nonblocking exchanges go to the MPI: a rank has \
+freed 16 communicators")
+  mpix_add_test(dropin.set_up_budget TARGET dropin_set_up_budget RANKS 2 ENVIRONMENT ${dropin_env}
+    PASS "${no_more}.*dropin_set_up_budget: ok|dropin_set_up_budget: ok.*${no_more}"
+    FAIL "WRONG|'serve:late'[^\n]*calls served")
 endif()
 
 # MPI's progress rule: starting a nonblocking or persistent collective is
