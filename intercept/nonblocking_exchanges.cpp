@@ -60,15 +60,17 @@ int verbosity() {
   }
 }
 
-// Rank 0 of comm says why its nonblocking exchanges go to the MPI (where
-// it was made: a new communicator has no name yet).
-void report_refusal(MPI_Comm comm, const char* made_by, const std::string& why) {
+// Rank 0 of comm says why what (its nonblocking exchanges, or some of
+// them) goes to the MPI, naming where it was made (a new communicator has
+// no name yet).
+void report_refusal(MPI_Comm comm, const char* made_by, const std::string& why,
+                    const char* what = "nonblocking exchanges go") {
   int rank = 0, size = 0;
   PMPI_Comm_rank(comm, &rank);
   if (rank != 0 || verbosity() < 1) return;
   PMPI_Comm_size(comm, &size);
-  std::fprintf(stderr, "mpix-rma intercept: %s: the communicator of %d ranks it made: nonblocking exchanges go to "
-               "the MPI: %s\n", made_by, size, why.c_str());
+  std::fprintf(stderr, "mpix-rma intercept: %s: the communicator of %d ranks it made: %s to the MPI: %s\n", made_by,
+               size, what, why.c_str());
 }
 
 }  // namespace
@@ -100,8 +102,12 @@ void NonblockingExchanges::set_up(MPI_Comm comm, const char* made_by) {
     if (reserved < ClaimedCalls::slots) refusal = no_room;
   }
   const auto settings_hash = static_cast<std::int64_t>(fingerprint(settings));
-  std::int64_t votes[3] = {refusal, settings_hash, -settings_hash};
-  const int rc = PMPI_Allreduce(MPI_IN_PLACE, votes, 3, MPI_INT64_T, MPI_MAX, comm);
+  // A distributed graph's neighbourhood calls are served where no rank
+  // lists a neighbour twice: several blocks between two ranks would go
+  // packed, a copy more each way than the MPI makes.
+  Graph graph = Graph::of(comm);
+  std::int64_t votes[4] = {refusal, settings_hash, -settings_hash, graph.repeats};
+  const int rc = PMPI_Allreduce(MPI_IN_PLACE, votes, 4, MPI_INT64_T, MPI_MAX, comm);
   const auto refuse = [&](const std::string& why) {
     for (; reserved > 0; --reserved) release_served_request();
     report_refusal(comm, made_by, why);
@@ -150,7 +156,11 @@ void NonblockingExchanges::set_up(MPI_Comm comm, const char* made_by) {
     PMPI_Comm_free(&library_comm);
     return refuse(why);
   }
-  auto* state = new NonblockingExchanges(comm, library_comm, xcomm, std::move(calls));
+  if (graph.served && votes[3] != 0) {
+    graph = {};
+    report_refusal(comm, made_by, "a rank lists a neighbour more than once", "MPI_Ineighbor_alltoallv calls go");
+  }
+  auto* state = new NonblockingExchanges(comm, library_comm, xcomm, std::move(calls), std::move(graph));
   for (; reserved > 0; --reserved) state->add_shot();
   state->setup_seconds_ = MPI_Wtime() - begin;
   std::call_once(keyvals_made, [] {
@@ -184,33 +194,35 @@ void NonblockingExchanges::free_all() {
 }
 
 NonblockingExchanges::NonblockingExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm,
-                                           std::unique_ptr<ClaimedCalls> calls)
-    : comm_(comm), library_comm_(library_comm), xcomm_(xcomm), calls_(std::move(calls)) {
+                                           std::unique_ptr<ClaimedCalls> calls, Graph graph)
+    : comm_(comm), library_comm_(library_comm), xcomm_(xcomm), calls_(std::move(calls)), graph_(std::move(graph)) {
   PMPI_Comm_size(comm, &size_);
   send_blocks_.resize(static_cast<std::size_t>(size_));
   recv_blocks_.resize(static_cast<std::size_t>(size_));
-  peer_bytes_.resize(static_cast<std::size_t>(size_));
-  // A distributed graph's neighbours (a topology every rank's communicator
-  // has alike, so every rank serves its neighbourhood calls or none).
-  int topology = MPI_UNDEFINED, indegree = 0, outdegree = 0, weighted = 0;
+}
+
+NonblockingExchanges::Graph NonblockingExchanges::Graph::of(MPI_Comm comm) {
+  Graph graph;
+  int topology = MPI_UNDEFINED, indegree = 0, outdegree = 0, weighted = 0, size = 0;
   if (PMPI_Topo_test(comm, &topology) != MPI_SUCCESS || topology != MPI_DIST_GRAPH ||
-      PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted) != MPI_SUCCESS)
-    return;
-  sources_.resize(static_cast<std::size_t>(indegree));
-  destinations_.resize(static_cast<std::size_t>(outdegree));
-  std::vector<int> source_weights(sources_.size() + 1), destination_weights(destinations_.size() + 1);
-  if (PMPI_Dist_graph_neighbors(comm, indegree, sources_.data(), source_weights.data(), outdegree,
-                                destinations_.data(), destination_weights.data()) != MPI_SUCCESS)
-    return;
-  const auto repeats = [this](const std::vector<int>& ranks) {
-    std::vector<char> seen(static_cast<std::size_t>(size_), 0);
+      PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted) != MPI_SUCCESS ||
+      PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    return graph;
+  graph.sources.resize(static_cast<std::size_t>(indegree));
+  graph.destinations.resize(static_cast<std::size_t>(outdegree));
+  std::vector<int> source_weights(graph.sources.size() + 1), destination_weights(graph.destinations.size() + 1);
+  if (PMPI_Dist_graph_neighbors(comm, indegree, graph.sources.data(), source_weights.data(), outdegree,
+                                graph.destinations.data(), destination_weights.data()) != MPI_SUCCESS)
+    return {};
+  const auto repeats = [size](const std::vector<int>& ranks) {
+    std::vector<char> seen(static_cast<std::size_t>(size), 0);
     for (int r : ranks)
       if (seen[static_cast<std::size_t>(r)]++) return true;
     return false;
   };
-  sources_repeat_ = repeats(sources_);
-  destinations_repeat_ = repeats(destinations_);
-  graph_ = true;
+  graph.repeats = repeats(graph.sources) || repeats(graph.destinations);
+  graph.served = true;
+  return graph;
 }
 
 NonblockingExchanges::~NonblockingExchanges() {
@@ -264,18 +276,14 @@ bool NonblockingExchanges::add_shot() {
 }
 
 NonblockingExchanges::Shot& NonblockingExchanges::free_shot() {
-  for (std::size_t i = 0; i < shots_.size(); ++i) {
-    const std::size_t k = (next_shot_ + i) % shots_.size();
-    if (!shots_[k]->entry->active) {
-      next_shot_ = k + 1;
-      return *shots_[k];
-    }
-  }
+  // The first free one: a program with one call in flight at a time reuses
+  // one shot, whose packed blocks stay in its cache.
+  for (std::unique_ptr<Shot>& shot : shots_)
+    if (!shot->entry->active) return *shot;
   // More calls in flight, their completions unreported, than shots so far.
   if (!reserve_served_request() || !add_shot())
     throw Error(MPI_ERR_INTERN, "no room for another served request: " + std::to_string(shots_.size()) +
                                     " nonblocking exchanges of this communicator are in flight");
-  next_shot_ = 0;
   return *shots_.back();
 }
 
@@ -290,37 +298,29 @@ char* NonblockingExchanges::describe(const Direction& d, const char* argument, b
                                      std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks) {
   const DatatypeLayout layout = DatatypeLayout::of(d.type, argument);
   for (ClaimedCalls::Block& b : blocks) b = {0, 0};
-  if (layout.contiguous && !d.repeats_rank) {
+  if (layout.contiguous) {
     for (int k = 0; k < d.blocks; ++k)
       blocks[static_cast<std::size_t>(d.rank(k))] = {d.displ(k) * layout.extent,
                                                      static_cast<std::size_t>(d.count(k) * layout.size)};
     return d.buffer;
   }
-  // Packed: each peer's blocks one after another, in the call's order (the
-  // k-th block between two ranks, on either side, pairs with the k-th on
-  // the other), peers in rank order; sent blocks packed now, received
+  // Packed, one block after another; sent blocks packed now, received
   // ones unpacked at completion (Shot::progress, from packed_at).
-  for (MPI_Count& bytes : peer_bytes_) bytes = 0;
-  for (int k = 0; k < d.blocks; ++k) peer_bytes_[static_cast<std::size_t>(d.rank(k))] += d.count(k) * layout.size;
   MPI_Count total = 0;
-  for (int r = 0; r < size_; ++r) {
-    const auto i = static_cast<std::size_t>(r);
-    blocks[i] = {static_cast<MPI_Aint>(total), static_cast<std::size_t>(peer_bytes_[i])};
-    peer_bytes_[i] = total;  // from here on: where the peer's next block goes
-    total += blocks[i].bytes;
-  }
+  for (int k = 0; k < d.blocks; ++k) total += d.count(k) * layout.size;
   packed.resize(static_cast<std::size_t>(total) + 1);  // never empty: a base to count from
   packed_at.resize(static_cast<std::size_t>(d.blocks));
+  MPI_Count position = 0;
   for (int k = 0; k < d.blocks; ++k) {
-    MPI_Count& at = peer_bytes_[static_cast<std::size_t>(d.rank(k))];
+    const MPI_Count at = position, bytes = d.count(k) * layout.size;
     packed_at[static_cast<std::size_t>(k)] = at;
-    if (send && d.count(k) > 0) {
-      MPI_Count position = at;
+    if (send && bytes > 0) {
       const int rc = PMPI_Pack_c(d.buffer + d.displ(k) * layout.extent, d.count(k), d.type, packed.data(), total,
                                  &position, library_comm_);
       if (rc != MPI_SUCCESS) throw Error(rc, std::string("packing the blocks of ") + argument + " failed");
     }
-    at += d.count(k) * layout.size;
+    position = at + bytes;
+    blocks[static_cast<std::size_t>(d.rank(k))] = {static_cast<MPI_Aint>(at), static_cast<std::size_t>(bytes)};
   }
   return packed.data();
 }
@@ -366,17 +366,16 @@ int NonblockingExchanges::ialltoallv(const void* sendbuf, const int sendcounts[]
                                      const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ialltoallv_;
   return issue("MPI_Ialltoallv",
-               {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_, false},
-               {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_, false}, request);
+               {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_},
+               {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_}, request);
 }
 
 int NonblockingExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     int recvcount, MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ialltoall_;
   return issue("MPI_Ialltoall",
-               {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_,
-                false},
-               {static_cast<char*>(recvbuf), nullptr, nullptr, recvcount, recvtype, nullptr, size_, false}, request);
+               {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_},
+               {static_cast<char*>(recvbuf), nullptr, nullptr, recvcount, recvtype, nullptr, size_}, request);
 }
 
 int NonblockingExchanges::ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -385,9 +384,8 @@ int NonblockingExchanges::ineighbor_alltoallv(const void* sendbuf, const int sen
   ++served_ineighbor_alltoallv_;
   return issue("MPI_Ineighbor_alltoallv",
                {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype,
-                destinations_.data(), static_cast<int>(destinations_.size()), destinations_repeat_},
-               {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, sources_.data(),
-                static_cast<int>(sources_.size()), sources_repeat_},
+                graph_.destinations.data(), outdegree()},
+               {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, graph_.sources.data(), indegree()},
                request);
 }
 

@@ -22,9 +22,9 @@
 // intercommunicator, one spanning nodes) keeps the MPI's own calls.
 //
 // Protocol of a served call: the blocks described in bytes, one per peer
-// each way (a datatype that is not plain bytes, or a graph's several edges
-// to one peer, packed into the call's own buffer per peer, in edge order,
-// and its received blocks unpacked at completion), the claimed call started, and the
+// each way (a datatype that is not plain bytes packed into the call's own
+// buffer, and its received blocks unpacked at completion; a graph on which
+// a rank lists a neighbour twice keeps the MPI's neighbourhood calls), the claimed call started, and the
 // program gets a handle of the MPI's own (a proxy, served_requests.hpp)
 // that every completion call polls; the completion that reports it leaves
 // MPI_REQUEST_NULL, as MPI's own nonblocking request does. MPI_IN_PLACE,
@@ -76,9 +76,9 @@ class NonblockingExchanges {
                           MPI_Request* request);
   // Whether the communicator has a distributed-graph topology (its
   // neighbourhood exchanges are served), and its in- and out-degree.
-  bool graph() const { return graph_; }
-  int indegree() const { return static_cast<int>(sources_.size()); }
-  int outdegree() const { return static_cast<int>(destinations_.size()); }
+  bool graph() const { return graph_.served; }
+  int indegree() const { return static_cast<int>(graph_.sources.size()); }
+  int outdegree() const { return static_cast<int>(graph_.destinations.size()); }
 
  private:
   // One direction of a call, as its arguments say (MPI keeps them
@@ -90,9 +90,8 @@ class NonblockingExchanges {
     const int* displs = nullptr;
     int uniform_count = 0;
     MPI_Datatype type = MPI_DATATYPE_NULL;
-    const int* ranks = nullptr;  // nullptr: block k is rank k's
+    const int* ranks = nullptr;  // nullptr: block k is rank k's; no rank twice
     int blocks = 0;
-    bool repeats_rank = false;  // some rank has more than one block
     MPI_Count count(int k) const;
     MPI_Aint displ(int k) const;
     int rank(int k) const { return ranks != nullptr ? ranks[k] : k; }
@@ -111,15 +110,23 @@ class NonblockingExchanges {
     bool progress() override;
   };
 
-  NonblockingExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm, std::unique_ptr<ClaimedCalls> calls);
-  // A shot whose last completion was reported: the next after the last
-  // handed out, or a new one (its proxy made and entered in the table).
+  // A distributed graph's neighbours, in the order of its calls' blocks.
+  struct Graph {
+    bool served = false;   // a distributed graph whose neighbourhood calls are served
+    bool repeats = false;  // this rank lists a neighbour more than once
+    std::vector<int> sources, destinations;
+    static Graph of(MPI_Comm comm);  // local; served where comm has a distributed graph
+  };
+  NonblockingExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm, std::unique_ptr<ClaimedCalls> calls,
+                       Graph graph);
+  // A shot whose last completion was reported: the first, or a new one
+  // (its proxy made and entered in the table).
   Shot& free_shot();
   bool add_shot();
   // Describes one direction of a call in bytes, one block per rank
   // (blocks), packing its blocks into packed where its type is not plain
-  // bytes or a rank has more than one (where each is: packed_at); returns
-  // the base the blocks are counted from.
+  // bytes (where each is: packed_at); returns the base the blocks are
+  // counted from.
   char* describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
                  std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks);
   int issue(const char* function, const Direction& send, const Direction& recv, MPI_Request* request);
@@ -130,15 +137,10 @@ class NonblockingExchanges {
   std::unique_ptr<ClaimedCalls> calls_;
   int size_ = 0;
   std::vector<std::unique_ptr<Shot>> shots_;
-  std::size_t next_shot_ = 0;
-  // A distributed graph's neighbours, in the order of its calls' blocks,
-  // and whether a rank comes more than once.
-  bool graph_ = false;
-  std::vector<int> sources_, destinations_;
-  bool sources_repeat_ = false, destinations_repeat_ = false;
+  Graph graph_;
   // The current call's (issue()).
   std::vector<ClaimedCalls::Block> send_blocks_, recv_blocks_;
-  std::vector<MPI_Count> peer_bytes_, packed_at_;
+  std::vector<MPI_Count> packed_at_;
   long served_ialltoallv_ = 0, served_ialltoall_ = 0, served_ineighbor_alltoallv_ = 0;
   double setup_seconds_ = 0;
 };
