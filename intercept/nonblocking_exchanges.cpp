@@ -335,8 +335,7 @@ int NonblockingExchanges::issue(const char* function, const Direction& send, con
     shot.recv = recv;
     shot.number = calls_->start(send_base, send_blocks_.data(), recv_base, recv_blocks_.data());
     if (const int rc = PMPI_Start(&shot.proxy); rc != MPI_SUCCESS) throw Error(rc, "starting the request's proxy failed");
-    shot.entry->finished = false;
-    shot.entry->active = true;
+    served_call_started(*shot.entry);
     *request = shot.proxy;
     return MPI_SUCCESS;
   } catch (const Error& e) {

@@ -58,7 +58,7 @@ class RequestTable {
       if (k == empty || k == tombstone) {
         values_[i].store(value, std::memory_order_relaxed);
         keys_[i].store(key, std::memory_order_release);
-        live_.fetch_add(1, std::memory_order_release);
+        if (value->once == nullptr) live_.fetch_add(1, std::memory_order_release);
         return;
       }
     }
@@ -70,10 +70,11 @@ class RequestTable {
       const std::uintptr_t k = keys_[i].load(std::memory_order_relaxed);
       if (k == empty) return;
       if (k == key) {
+        const ServedRequest* value = values_[i].load(std::memory_order_relaxed);
         keys_[i].store(tombstone, std::memory_order_release);
         values_[i].store(nullptr, std::memory_order_relaxed);
         --used_;
-        live_.fetch_sub(1, std::memory_order_release);
+        if (value != nullptr && value->once == nullptr) live_.fetch_sub(1, std::memory_order_release);
         return;
       }
     }
@@ -84,9 +85,15 @@ class RequestTable {
       if (ServedRequest* e = values_[i].load(std::memory_order_relaxed); e != nullptr && e->state == state)
         e->state = nullptr;
   }
-  // Whether any served request is alive: if not, every entry point goes
-  // straight to the MPI.
-  bool any() const { return live_.load(std::memory_order_acquire) != 0; }
+  // Whether any served persistent request is alive, or any nonblocking
+  // call is in flight: if not, every entry point goes straight to the MPI
+  // (a nonblocking call's proxy, kept in the table between calls, is no
+  // handle the program holds then).
+  bool any() const {
+    return live_.load(std::memory_order_acquire) != 0 || calls_in_flight_.load(std::memory_order_acquire) != 0;
+  }
+  void call_started() { calls_in_flight_.fetch_add(1, std::memory_order_release); }
+  void call_reported() { calls_in_flight_.fetch_sub(1, std::memory_order_release); }
 
  private:
   static constexpr std::uintptr_t empty = 0, tombstone = 1;
@@ -103,7 +110,8 @@ class RequestTable {
   }
   std::atomic<std::uintptr_t> keys_[capacity] = {};
   std::atomic<ServedRequest*> values_[capacity] = {};
-  std::atomic<int> live_{0};
+  std::atomic<int> live_{0};             // persistent entries
+  std::atomic<int> calls_in_flight_{0};  // active nonblocking calls' entries
   std::mutex mutex_;
   std::size_t used_ = 0, reserved_ = 0;
 };
@@ -186,7 +194,10 @@ int report(ServedRequest& e, MPI_Request* handle, MPI_Status* status) {
   const int rc = PMPI_Wait(handle, MPI_STATUS_IGNORE);
   e.active = e.finished = false;
   set_empty_status(status);
-  if (e.once != nullptr) *handle = MPI_REQUEST_NULL;
+  if (e.once != nullptr) {
+    *handle = MPI_REQUEST_NULL;
+    table.call_reported();
+  }
   return rc;
 }
 
@@ -280,8 +291,14 @@ ServedRequest* adopt_served_request(MPI_Request proxy, const ServedRequest& serv
 }
 void forget_served_request(MPI_Request proxy) {
   ServedRequest* entry = table.find(proxy);
+  if (entry != nullptr && entry->active) table.call_reported();  // never reported now
   table.erase(proxy);
   delete entry;
+}
+void served_call_started(ServedRequest& entry) {
+  entry.finished = false;
+  entry.active = true;
+  table.call_started();
 }
 void forget_state(const ServedExchanges* state) { table.forget(state); }
 

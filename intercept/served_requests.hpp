@@ -110,6 +110,9 @@ ServedRequest* adopt_served_request(MPI_Request proxy, const ServedRequest& serv
 // A nonblocking call's proxy leaves the table (its communicator's state
 // goes); its entry goes with it.
 void forget_served_request(MPI_Request proxy);
+// A nonblocking call's entry is active from now until a completion call
+// reports it (the entry points look requests up only while some is).
+void served_call_started(ServedRequest& entry);
 // The communicator of state is being freed: its requests stay on the
 // MPI's own from now on.
 void forget_state(const ServedExchanges* state);
