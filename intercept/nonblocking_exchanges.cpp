@@ -36,12 +36,24 @@ std::set<NonblockingExchanges*> live;
 constexpr long unused_set_ups_limit = 16;
 std::atomic<long> unused_set_ups{0};  // this process's, so far
 
+// The state of the communicator this thread last called on, valid while no
+// state has been made or deleted since (a communicator's handle may come
+// back for another one): a call costs no attribute lookup.
+std::atomic<unsigned long> states_changed{0};
+struct LastComm {
+  MPI_Comm comm = MPI_COMM_NULL;
+  NonblockingExchanges* state = nullptr;
+  unsigned long changes = ~0ul;
+};
+__attribute__((tls_model("initial-exec"))) thread_local LastComm last_comm;
+
 int delete_state(MPI_Comm, int, void* value, void*) {
   auto* state = static_cast<NonblockingExchanges*>(value);
   {
     std::lock_guard<std::mutex> lock(live_mutex);
     live.erase(state);
   }
+  states_changed.fetch_add(1, std::memory_order_release);
   InsideDropIn guard;
   delete state;
   return MPI_SUCCESS;
@@ -173,14 +185,20 @@ void NonblockingExchanges::set_up(MPI_Comm comm, const char* made_by) {
     live.insert(state);
   }
   PMPI_Comm_set_attr(comm, state_keyval, state);
+  states_changed.fetch_add(1, std::memory_order_release);
 }
 
 NonblockingExchanges* NonblockingExchanges::of(MPI_Comm comm) {
   if (state_keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return nullptr;
+  const unsigned long changes = states_changed.load(std::memory_order_acquire);
+  if (comm == last_comm.comm && changes == last_comm.changes) return last_comm.state;
   int flag = 0;
   void* value = nullptr;
-  if (PMPI_Comm_get_attr(comm, state_keyval, &value, &flag) != MPI_SUCCESS || !flag) return nullptr;
-  return static_cast<NonblockingExchanges*>(value);
+  NonblockingExchanges* state = nullptr;
+  if (PMPI_Comm_get_attr(comm, state_keyval, &value, &flag) == MPI_SUCCESS && flag)
+    state = static_cast<NonblockingExchanges*>(value);
+  last_comm = {comm, state, changes};
+  return state;
 }
 
 void NonblockingExchanges::free_all() {
