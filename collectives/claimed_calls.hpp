@@ -1,8 +1,8 @@
-// A communicator's nonblocking exchanges (MPI_Ialltoallv, MPI_Ialltoall
-// through the drop-in) where all its ranks share a node: each call's
-// blocks copied by whichever of their two ranks claims them first, as the
-// claimed copies of a persistent request are (collectives/
-// claimed_copies.hpp), but described afresh at every call.
+// A communicator's nonblocking exchanges (MPI_Ialltoallv, MPI_Ialltoall,
+// MPI_Ineighbor_alltoallv through the drop-in) where all its ranks share a
+// node: each call's blocks copied by whichever of their two ranks claims
+// them first, as the claimed copies of a persistent request are
+// (collectives/claimed_copies.hpp), but described afresh at every call.
 //
 // Why: MPI makes a nonblocking collective's call local, and a rank's
 // completion depend only on the other ranks' calls. So the call can agree
