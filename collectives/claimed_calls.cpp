@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "collectives/block_claims.hpp"
 #include "node/direct_copy.hpp"
 #include "src/error.hpp"
 
@@ -18,17 +19,11 @@ namespace mpix {
 
 namespace {
 
-constexpr std::size_t line = 64;
-// Passes of a call before this rank pushes its blocks to receivers that
-// have not pulled them (as the claimed copies wait: a receiver in its own
-// wait copies its blocks in, side by side with this rank).
-constexpr unsigned pushes_after_passes = 16;
-// Blocks of at most this many bytes are staged in the sender's slot, while
-// its slot has room: a receiver copies them out with loads and stores,
-// without the system call (and the pinning of the peer's pages) that a CMA
-// copy costs, which small blocks cannot repay (claimed_copies.cpp stages
-// the same sizes in every epoch).
-constexpr std::size_t staged_at_most = 16384;
+constexpr std::size_t line = claim_line;
+// Blocks of at most always_staged_at_most bytes (collectives/
+// block_claims.hpp) are staged in the sender's slot while it has room, as
+// the claimed copies stage them in every epoch.
+
 // Each slot's room for staged copies: a call stages its blocks in order
 // while they fit. Small, because a communicator's board is made and mapped
 // (every page, by every node rank) when the communicator is: its making
@@ -37,18 +32,11 @@ constexpr std::size_t staging_per_slot = 16384;
 // Polls of the oldest call, at a call that needs its slot, before this
 // rank yields its core to the peers it waits for.
 constexpr unsigned polls_before_yield = 64;
-// Set in a done call number: the rank that claimed the transfer could not
-// copy it.
-constexpr std::uint64_t failed = std::uint64_t{1} << 63;
 
 struct Header {
   std::atomic<std::uint64_t> call;
   std::atomic<std::uint64_t> send_base;
   std::atomic<std::uint64_t> recv_base;
-};
-struct BlockClaim {
-  std::atomic<std::uint64_t> claimed;
-  std::atomic<std::uint64_t> done;
 };
 // Written before the header's call (release), read after it (acquire).
 struct BlockLine {
@@ -58,14 +46,9 @@ struct BlockLine {
   std::uint64_t recv_bytes;
   std::uint64_t staged_at;  // in the slot; 0: not staged
 };
-static_assert(sizeof(Header) <= line && sizeof(BlockClaim) <= line && sizeof(BlockLine) <= line,
-              "a header, a claim or a block line fits a line");
+static_assert(sizeof(Header) <= line && sizeof(BlockLine) <= line, "a header or a block line fits a line");
 
 Header& header_of(char* slot) { return *reinterpret_cast<Header*>(slot); }
-// The claim of the transfer from source, in its receiver's slot.
-BlockClaim& claim_in(char* slot, int source) {
-  return *reinterpret_cast<BlockClaim*>(slot + line * (1 + static_cast<std::size_t>(source)));
-}
 BlockLine& block_line(char* slot, int node_size, int peer) {
   return *reinterpret_cast<BlockLine*>(slot + line * (1 + static_cast<std::size_t>(node_size) +
                                                        static_cast<std::size_t>(peer)));
@@ -120,7 +103,7 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
     }
     BlockLine& b = block_line(slot, node_size_, k);
     b = {out.offset, out.bytes, in.offset, in.bytes, 0};
-    if (out.bytes > 0 && out.bytes <= staged_at_most && staged_end + out.bytes <= slot_bytes_) {
+    if (out.bytes > 0 && out.bytes <= always_staged_at_most && staged_end + out.bytes <= slot_bytes_) {
       std::memcpy(slot + staged_end, send_base + out.offset, out.bytes);
       b.staged_at = staged_end;
       staged_end += (out.bytes + line - 1) / line * line;
@@ -151,8 +134,8 @@ bool ClaimedCalls::progress(std::uint64_t n) {
       char* peer_slot = slot_of(boards_.of(k), n);
       // The transfer's claim lives in its receiver's slot, in its sender's line.
       BlockClaim& claim = out ? claim_in(peer_slot, node_rank_) : claim_in(my_slot, k);
-      if (const std::uint64_t done = claim.done.load(std::memory_order_acquire); (done & ~failed) >= n) {
-        if (done & failed) {
+      if (const BlockClaim::Seen seen = claim.seen(n); seen != BlockClaim::Seen::pending) {
+        if (seen == BlockClaim::Seen::failed) {
           c.pending = 0;  // the call ends here, with the error, on both ranks
           throw Error(MPI_ERR_OTHER, "nonblocking exchange: node rank " + std::to_string(k) +
                                          " failed to copy the block " + (out ? "to it" : "from it") +
@@ -165,8 +148,7 @@ bool ClaimedCalls::progress(std::uint64_t n) {
       if (out && !push) continue;
       const Header& peer = header_of(peer_slot);
       if (peer.call.load(std::memory_order_acquire) != n) continue;
-      std::uint64_t claimed = claim.claimed.load(std::memory_order_relaxed);
-      if (claimed >= n || !claim.claimed.compare_exchange_strong(claimed, n, std::memory_order_acq_rel)) continue;
+      if (!claim.claim(n)) continue;
       const BlockLine& theirs = block_line(peer_slot, node_size_, node_rank_);
       const BlockLine& own = block_line(my_slot, node_size_, k);
       const std::uint64_t sent = out ? own.send_bytes : theirs.send_bytes;
@@ -177,6 +159,12 @@ bool ClaimedCalls::progress(std::uint64_t n) {
                                             std::to_string(out ? node_rank_ : k) + " sends " + std::to_string(sent) +
                                             " bytes to node rank " + std::to_string(out ? k : node_rank_) +
                                             ", which receives " + std::to_string(room));
+        // A staged copy is read only inside the sender's slot (a peer's
+        // lines are its own to write).
+        if (!out && theirs.staged_at != 0 &&
+            (theirs.staged_at < staged_at_ || theirs.staged_at > slot_bytes_ || sent > slot_bytes_ - theirs.staged_at))
+          throw Error(MPI_ERR_OTHER, "nonblocking exchange: node rank " + std::to_string(k) +
+                                         "'s staged block lies outside its slot");
         if (!out && theirs.staged_at != 0) {
           std::memcpy(c.recv_base + own.recv_offset, peer_slot + theirs.staged_at, sent);
         } else if (sent > 0) {
@@ -188,11 +176,11 @@ bool ClaimedCalls::progress(std::uint64_t n) {
           cma_copy_vectors(boards_.pid_of(k), &here, &there, 1, out);
         }
       } catch (const Error&) {
-        claim.done.store(n | failed, std::memory_order_release);  // the peer's wait ends too
+        claim.fail(n);  // the peer's wait ends too
         c.pending = 0;
         throw;
       }
-      claim.done.store(n, std::memory_order_release);
+      claim.finish(n);
       seen_done = 1;
       --c.pending;
     }

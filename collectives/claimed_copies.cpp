@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "collectives/block_claims.hpp"
 #include "node/direct_copy.hpp"
 #include "src/error.hpp"
 
@@ -13,10 +14,7 @@ namespace mpix {
 
 namespace {
 
-constexpr std::size_t line = 64;
-// Passes of an epoch before this rank pushes its transfers to receivers
-// that have not pulled them.
-constexpr unsigned pushes_after_passes = 16;
+constexpr std::size_t line = claim_line;
 // Transfers of at most this many bytes may be staged: the sender copies
 // them into its board at Start, and a receiver that claims one copies it
 // out with loads and stores, without the system call (and the pinning of
@@ -32,14 +30,9 @@ constexpr unsigned pushes_after_passes = 16;
 // staged ran faster than by CMA in the application loop here, one 64 KiB
 // Alltoallv block slower: the trials tell them apart).
 constexpr std::size_t staged_at_most = 65536;
-// Transfers up to this many bytes are staged in every epoch, untried: their
-// copies cost a fraction of the system call in every phase measured here
-// (up to 16 KiB they ran faster staged than the MPI's own call also where
-// the node's memory was contended), and a trial's unstaged epochs would
-// cost a small exchange more than its whole round could win back.
-constexpr std::size_t always_staged_at_most = 16384;
-// Set in a done epoch: the rank that claimed the transfer could not copy it.
-constexpr std::uint64_t failed = std::uint64_t{1} << 63;
+// Transfers up to always_staged_at_most (collectives/block_claims.hpp) are
+// staged in every epoch, untried: a trial's unstaged epochs would cost a
+// small exchange more than its whole round could win back.
 
 struct Header {
   std::atomic<std::uint64_t> epoch;
@@ -47,17 +40,9 @@ struct Header {
   std::atomic<std::uint64_t> recv_base;
   std::atomic<std::uint64_t> staged_epoch;  // the last epoch whose small transfers are in the board
 };
-struct BlockClaim {
-  std::atomic<std::uint64_t> claimed;
-  std::atomic<std::uint64_t> done;
-};
-static_assert(sizeof(Header) <= line && sizeof(BlockClaim) <= line, "a header or a claim fits a line");
+static_assert(sizeof(Header) <= line, "a header fits a line");
 
 Header& header_of(char* board) { return *reinterpret_cast<Header*>(board); }
-// The claim of the transfer from source, in its receiver's board.
-BlockClaim& claim_in(char* board, int source) {
-  return *reinterpret_cast<BlockClaim*>(board + line * (1 + static_cast<std::size_t>(source)));
-}
 
 std::size_t bytes_of(const ClaimedTransfer& t) {
   std::size_t bytes = 0;
@@ -162,8 +147,8 @@ bool ClaimedCopies::progress() {
     char* peer_board = boards_.of(t.peer);
     // The transfer's claim lives in its receiver's board, in its sender's line.
     BlockClaim& claim = t.out ? claim_in(peer_board, node_rank_) : claim_in(boards_.mine(), t.peer);
-    if (const std::uint64_t done = claim.done.load(std::memory_order_acquire); (done & ~failed) >= epoch_) {
-      if (done & failed)
+    if (const BlockClaim::Seen seen = claim.seen(epoch_); seen != BlockClaim::Seen::pending) {
+      if (seen == BlockClaim::Seen::failed)
         throw Error(MPI_ERR_OTHER, std::string(row_) + ": node rank " + std::to_string(t.peer) +
                                        " failed to copy the blocks " + (t.out ? "to it" : "from it") +
                                        " (its own error names the reason)");
@@ -174,8 +159,7 @@ bool ClaimedCopies::progress() {
     if (t.out && !push) continue;
     const Header& peer = header_of(peer_board);
     if (peer.epoch.load(std::memory_order_acquire) < epoch_) continue;
-    std::uint64_t unclaimed = epoch_ - 1;
-    if (!claim.claimed.compare_exchange_strong(unclaimed, epoch_, std::memory_order_acq_rel)) continue;
+    if (!claim.claim(epoch_)) continue;
     // The sender's header, read after its epoch (acquire), shows whether
     // this epoch's copy is in its board (where its size leaves a choice);
     // it cannot leave the epoch before this transfer is done.
@@ -194,11 +178,11 @@ bool ClaimedCopies::progress() {
       try {
         cma_copy_vectors(t.pid, t.here.data(), t.there.data(), static_cast<int>(t.segments.size()), t.out);
       } catch (const Error&) {
-        claim.done.store(epoch_ | failed, std::memory_order_release);  // the peer's wait ends too
+        claim.fail(epoch_);  // the peer's wait ends too
         throw;
       }
     }
-    claim.done.store(epoch_, std::memory_order_release);
+    claim.finish(epoch_);
     t.done = true;
     --pending_;
   }

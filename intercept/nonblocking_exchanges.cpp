@@ -9,6 +9,7 @@
 
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
+#include "intercept/errors_return_duplicate.hpp"
 #include "intercept/inside_drop_in.hpp"
 #include "intercept/intercept_config.hpp"
 #include "intercept/served_exchanges.hpp"
@@ -131,22 +132,9 @@ void NonblockingExchanges::set_up(MPI_Comm comm, const char* made_by) {
                   " communicators set up for them without a nonblocking exchange, and sets up no more");
   if (votes[0] == no_room) return refuse("a rank has no room for more served requests");
   if (votes[1] != -votes[2]) return refuse("the ranks' MPIX_INTERCEPT* settings differ");
-  // The library's communicator, over a duplicate that returns errors (a
-  // failure here must not reach the program's handler; MPI's constructor
-  // itself has succeeded), made while comm returns errors too.
-  MPI_Errhandler users = MPI_ERRHANDLER_NULL;
-  PMPI_Comm_get_errhandler(comm, &users);
-  PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  MPI_Comm library_comm = MPI_COMM_NULL;
-  int duplicated = PMPI_Comm_dup(comm, &library_comm) == MPI_SUCCESS ? 1 : 0;
-  if (PMPI_Allreduce(MPI_IN_PLACE, &duplicated, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) duplicated = 0;
-  PMPI_Comm_set_errhandler(comm, users);
-  PMPI_Errhandler_free(&users);
-  if (!duplicated) {
-    if (library_comm != MPI_COMM_NULL) PMPI_Comm_free(&library_comm);
-    return refuse("no duplicate of the communicator");
-  }
-  PMPI_Comm_set_errhandler(library_comm, MPI_ERRORS_RETURN);
+  // The library's communicator, over a duplicate that returns errors.
+  MPI_Comm library_comm = errors_return_duplicate(comm);
+  if (library_comm == MPI_COMM_NULL) return refuse("no duplicate of the communicator");
   MPIX_Comm* xcomm = nullptr;
   if (MPIX_Comm_init(&xcomm, library_comm) != MPI_SUCCESS) {  // fails on every rank alike
     PMPI_Comm_free(&library_comm);

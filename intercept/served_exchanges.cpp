@@ -79,6 +79,7 @@
 #include <string_view>
 
 #include "capi/handles.hpp"
+#include "intercept/errors_return_duplicate.hpp"
 #include "intercept/served_requests.hpp"
 #include "node/node_channel.hpp"
 #include "src/mpi_implementation.hpp"
@@ -685,24 +686,13 @@ bool ServedExchanges::set_up() {
   if (disabled_) return false;
   const double begin = MPI_Wtime();
   // On a duplicate that returns errors (the library's own duplicate
-  // inherits that): a failure here must not reach the user's handler,
-  // which may abort; MPI's call itself has succeeded. The duplicate itself
-  // is made while the user's communicator returns errors (no context id
-  // left, say), and whether every rank made it is agreed before any uses it.
-  MPI_Errhandler users = MPI_ERRHANDLER_NULL;
-  PMPI_Comm_get_errhandler(comm_, &users);
-  PMPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
-  int duplicated = PMPI_Comm_dup(comm_, &errors_return_comm_) == MPI_SUCCESS ? 1 : 0;
-  if (PMPI_Allreduce(MPI_IN_PLACE, &duplicated, 1, MPI_INT, MPI_MIN, comm_) != MPI_SUCCESS) duplicated = 0;
-  PMPI_Comm_set_errhandler(comm_, users);
-  PMPI_Errhandler_free(&users);
-  if (!duplicated) {
-    if (errors_return_comm_ != MPI_COMM_NULL) PMPI_Comm_free(&errors_return_comm_);
+  // inherits that).
+  errors_return_comm_ = errors_return_duplicate(comm_);
+  if (errors_return_comm_ == MPI_COMM_NULL) {
     disabled_ = true;
     counters_.setup_seconds += MPI_Wtime() - begin;
     return false;
   }
-  PMPI_Comm_set_errhandler(errors_return_comm_, MPI_ERRORS_RETURN);
   if (MPIX_Comm_init(&xcomm_, errors_return_comm_) != MPI_SUCCESS) {  // fails on every rank alike
     xcomm_ = nullptr;
     disabled_ = true;
