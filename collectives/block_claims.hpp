@@ -10,8 +10,10 @@
 // started n: claim(n) moves claimed from below n to n, and only the rank
 // whose compare and swap succeeds copies; it then sets done to n (release),
 // or to n with the failed bit where its copy failed, so that the other
-// rank's wait ends too, with an error. Claims and dones only grow: a done
-// of at least n says n's transfer is over.
+// rank's wait ends too, with an error, or with the truncated bit where the
+// sender's block was larger than its receiver's room (only what fits was
+// copied: the receiver's error, as MPI's). Claims and dones only grow: a
+// done of at least n says n's transfer is over.
 #pragma once
 
 #include <atomic>
@@ -40,11 +42,12 @@ struct BlockClaim {
   std::atomic<std::uint64_t> claimed;
   std::atomic<std::uint64_t> done;
 
-  enum class Seen { pending, done, failed };
+  enum class Seen { pending, done, truncated, failed };
   Seen seen(std::uint64_t n) const {
     const std::uint64_t d = done.load(std::memory_order_acquire);
-    if ((d & ~failed_bit) < n) return Seen::pending;
-    return (d & failed_bit) != 0 ? Seen::failed : Seen::done;
+    if ((d & ~(failed_bit | truncated_bit)) < n) return Seen::pending;
+    if ((d & failed_bit) != 0) return Seen::failed;
+    return (d & truncated_bit) != 0 ? Seen::truncated : Seen::done;
   }
   // Whether this rank claimed n's transfer (false: the other rank has).
   bool claim(std::uint64_t n) {
@@ -53,9 +56,11 @@ struct BlockClaim {
   }
   void finish(std::uint64_t n) { done.store(n, std::memory_order_release); }
   void fail(std::uint64_t n) { done.store(n | failed_bit, std::memory_order_release); }
+  void finish_truncated(std::uint64_t n) { done.store(n | truncated_bit, std::memory_order_release); }
 
  private:
   static constexpr std::uint64_t failed_bit = std::uint64_t{1} << 63;
+  static constexpr std::uint64_t truncated_bit = std::uint64_t{1} << 62;
 };
 static_assert(sizeof(BlockClaim) <= claim_line, "a claim fits a line");
 

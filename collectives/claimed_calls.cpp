@@ -1,9 +1,8 @@
-// A communicator's nonblocking exchanges on one node, each call's blocks
+// A communicator's exchanges on one node, call by call, each call's blocks
 // copied once by whichever of their two ranks claims them
 // (collectives/claimed_calls.hpp).
 #include "collectives/claimed_calls.hpp"
 
-#include <sched.h>
 #include <sys/uio.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 
 #include "collectives/block_claims.hpp"
 #include "node/direct_copy.hpp"
+#include "node/node_channel.hpp"
 #include "src/error.hpp"
 
 namespace mpix {
@@ -29,9 +29,6 @@ constexpr std::size_t line = claim_line;
 // (every page, by every node rank) when the communicator is: its making
 // costs the program about a microsecond per page.
 constexpr std::size_t staging_per_slot = 16384;
-// Polls of the oldest call, at a call that needs its slot, before this
-// rank yields its core to the peers it waits for.
-constexpr unsigned polls_before_yield = 64;
 
 struct Header {
   std::atomic<std::uint64_t> call;
@@ -63,7 +60,8 @@ ClaimedCalls::ClaimedCalls(std::shared_ptr<const Comm> comm)
       slot_bytes_(line * (1 + 2 * static_cast<std::size_t>(node_size_)) + staging_per_slot),
       staged_at_(line * (1 + 2 * static_cast<std::size_t>(node_size_))),
       pool_(comm_->component<ClaimedBoards>()),
-      calls_(slots) {
+      calls_(slots),
+      spin_polls_(ChannelSettings::of(*comm_).spin_polls) {
   if (comm_->num_nodes() != 1) throw Error(MPI_ERR_INTERN, "nonblocking claimed calls: the communicator spans nodes");
   boards_ = ClaimedBoards::take(pool_, *comm_, slot_bytes_ * slots, "nonblocking claimed calls", [](char*) {});
   for (Call& c : calls_) {
@@ -84,13 +82,13 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
   const std::uint64_t n = ++last_;
   Call& c = calls_[static_cast<std::size_t>(n % slots)];
   // The slot's last call, slots calls back, completes first (invariant).
-  for (unsigned polls = 0; c.number != 0 && !progress(c.number);)
-    if (++polls > polls_before_yield) sched_yield();
+  if (c.number != 0) wait(c.number);
   c.number = n;
   c.send_base = send_base;
   c.recv_base = recv_base;
   c.passes = 0;
   c.pending = 0;
+  c.truncated.clear();
   char* slot = slot_of(boards_.mine(), n);
   std::size_t staged_end = staged_at_;
   for (int r = 0; r < comm_->size(); ++r) {
@@ -99,6 +97,9 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
     const Block& in = recv[r];
     if (k == node_rank_) {
       std::memcpy(recv_base + in.offset, send_base + out.offset, std::min(out.bytes, in.bytes));
+      if (out.bytes > in.bytes)
+        c.truncated = "this rank sends itself " + std::to_string(out.bytes) + " bytes and receives " +
+                      std::to_string(in.bytes);
       continue;
     }
     BlockLine& b = block_line(slot, node_size_, k);
@@ -123,7 +124,8 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
 
 bool ClaimedCalls::progress(std::uint64_t n) {
   Call& c = calls_[static_cast<std::size_t>(n % slots)];
-  if (c.number != n || c.pending == 0) return true;  // complete (its slot may have moved on)
+  if (c.number != n) return true;  // complete (its slot has moved on)
+  if (c.pending == 0) return completed(c);
   const bool push = ++c.passes > pushes_after_passes;
   char* my_slot = slot_of(boards_.mine(), n);
   for (int k = 0; k < node_size_; ++k) {
@@ -137,10 +139,12 @@ bool ClaimedCalls::progress(std::uint64_t n) {
       if (const BlockClaim::Seen seen = claim.seen(n); seen != BlockClaim::Seen::pending) {
         if (seen == BlockClaim::Seen::failed) {
           c.pending = 0;  // the call ends here, with the error, on both ranks
-          throw Error(MPI_ERR_OTHER, "nonblocking exchange: node rank " + std::to_string(k) +
+          throw Error(MPI_ERR_OTHER, "exchange: node rank " + std::to_string(k) +
                                          " failed to copy the block " + (out ? "to it" : "from it") +
                                          " (its own error names the reason)");
         }
+        if (seen == BlockClaim::Seen::truncated && !out && c.truncated.empty())
+          c.truncated = "node rank " + std::to_string(k) + " sends this rank more bytes than it receives";
         seen_done = 1;
         --c.pending;
         continue;
@@ -153,26 +157,25 @@ bool ClaimedCalls::progress(std::uint64_t n) {
       const BlockLine& own = block_line(my_slot, node_size_, k);
       const std::uint64_t sent = out ? own.send_bytes : theirs.send_bytes;
       const std::uint64_t room = out ? theirs.recv_bytes : own.recv_bytes;
+      // A block larger than its receiver's room: what fits is copied, and
+      // the receiver's call ends with MPI_ERR_TRUNCATE, as MPI's would; the
+      // sender's call is not in error.
+      const std::uint64_t copied = std::min(sent, room);
       try {
-        if (sent > room)
-          throw Error(MPI_ERR_TRUNCATE, "nonblocking exchange: node rank " +
-                                            std::to_string(out ? node_rank_ : k) + " sends " + std::to_string(sent) +
-                                            " bytes to node rank " + std::to_string(out ? k : node_rank_) +
-                                            ", which receives " + std::to_string(room));
         // A staged copy is read only inside the sender's slot (a peer's
         // lines are its own to write).
         if (!out && theirs.staged_at != 0 &&
             (theirs.staged_at < staged_at_ || theirs.staged_at > slot_bytes_ || sent > slot_bytes_ - theirs.staged_at))
-          throw Error(MPI_ERR_OTHER, "nonblocking exchange: node rank " + std::to_string(k) +
+          throw Error(MPI_ERR_OTHER, "exchange: node rank " + std::to_string(k) +
                                          "'s staged block lies outside its slot");
         if (!out && theirs.staged_at != 0) {
-          std::memcpy(c.recv_base + own.recv_offset, peer_slot + theirs.staged_at, sent);
-        } else if (sent > 0) {
+          std::memcpy(c.recv_base + own.recv_offset, peer_slot + theirs.staged_at, copied);
+        } else if (copied > 0) {
           const std::uintptr_t there_base = (out ? peer.recv_base : peer.send_base).load(std::memory_order_relaxed);
-          iovec here{out ? const_cast<char*>(c.send_base) + own.send_offset : c.recv_base + own.recv_offset, sent};
+          iovec here{out ? const_cast<char*>(c.send_base) + own.send_offset : c.recv_base + own.recv_offset, copied};
           iovec there{reinterpret_cast<void*>(there_base +
                                               static_cast<std::uintptr_t>(out ? theirs.recv_offset : theirs.send_offset)),
-                      sent};
+                      copied};
           cma_copy_vectors(boards_.pid_of(k), &here, &there, 1, out);
         }
       } catch (const Error&) {
@@ -180,12 +183,31 @@ bool ClaimedCalls::progress(std::uint64_t n) {
         c.pending = 0;
         throw;
       }
-      claim.finish(n);
+      if (sent > room) {
+        claim.finish_truncated(n);
+        if (!out && c.truncated.empty())
+          c.truncated = "node rank " + std::to_string(k) + " sends " + std::to_string(sent) +
+                        " bytes to this rank, which receives " + std::to_string(room);
+      } else {
+        claim.finish(n);
+      }
       seen_done = 1;
       --c.pending;
     }
   }
-  return c.pending == 0;
+  return c.pending == 0 && completed(c);
+}
+
+void ClaimedCalls::wait(std::uint64_t call) {
+  for (unsigned polls = 0; !progress(call);) spin_then_yield(polls, spin_polls_);
+}
+
+bool ClaimedCalls::completed(Call& c) {
+  if (c.truncated.empty()) return true;
+  // Raised once, by the progress that finds the call complete.
+  const std::string why = std::move(c.truncated);
+  c.truncated.clear();
+  throw Error(MPI_ERR_TRUNCATE, "exchange: " + why);
 }
 
 }  // namespace mpix

@@ -1,5 +1,6 @@
 // A communicator's nonblocking exchanges (MPI_Ialltoallv, MPI_Ialltoall,
-// MPI_Ineighbor_alltoallv through the drop-in) where all its ranks share a
+// MPI_Ineighbor_alltoallv through the drop-in), and the blocking ones the
+// drop-in's agreed path passes on, where all its ranks share a
 // node: each call's blocks copied by whichever of their two ranks claims
 // them first, as the claimed copies of a persistent request are
 // (collectives/claimed_copies.hpp), but described afresh at every call.
@@ -51,6 +52,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "collectives/claimed_boards.hpp"
@@ -82,8 +84,13 @@ class ClaimedCalls {
   std::uint64_t start(const char* send_base, const Block* send, char* recv_base, const Block* recv);
   // One pass over call's transfers; true once every one into and out of
   // this rank is done. Throws where a copy failed, on both of the
-  // transfer's ranks.
+  // transfer's ranks; and, once the call is complete, MPI_ERR_TRUNCATE on
+  // a rank that was sent a block larger than its room (what fits was
+  // copied; its sender's call is not in error, as in MPI).
   bool progress(std::uint64_t call);
+  // progress() until call is complete: spinning, then yielding the core,
+  // the MPI progressing between polls (spin_then_yield).
+  void wait(std::uint64_t call);
 
  private:
   struct Call {  // this rank's record of the call in a slot
@@ -93,8 +100,11 @@ class ClaimedCalls {
     std::size_t pending = 0;
     unsigned passes = 0;
     std::vector<char> in_done, out_done;  // per node rank
+    std::string truncated;  // this rank received a block larger than its room: from whom (raised at completion)
   };
   char* slot_of(char* board, std::uint64_t call) const;
+  // True for a complete call; throws its truncation, once.
+  static bool completed(Call& c);
 
   std::shared_ptr<const Comm> comm_;
   int node_rank_;
@@ -106,6 +116,7 @@ class ClaimedCalls {
   std::vector<Call> calls_;  // by slot
   std::vector<int> node_rank_of_;  // by communicator rank
   std::uint64_t last_ = 0;          // the last call started
+  int spin_polls_;
 };
 
 }  // namespace mpix

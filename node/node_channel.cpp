@@ -23,6 +23,10 @@ namespace {
 constexpr std::size_t line = 64;
 constexpr std::size_t header_bytes = 32;  // the rest of the slot's first line is payload
 constexpr const char* switched_off = "turned off by MPIX_CHANNEL=off";
+// A wait's polls between two of the MPI's progress (spin_then_yield): a
+// fraction of a microsecond of spinning each, so that a probe's cost is
+// lost in them.
+constexpr unsigned polls_per_mpi_progress = 64;
 
 // The first 32 bytes of a slot. seq is published last (release) and read
 // first (acquire): the other fields and the payload are plain memory.
@@ -325,12 +329,12 @@ bool NodeChannel::progress(Incoming& m) {
 }
 
 void spin_then_yield(unsigned& polls, int spin_polls) {
-  if (polls < static_cast<unsigned>(spin_polls)) {
-    ++polls;
+  // Every so often the MPI progresses too (mpi_implementation::make_progress).
+  if (++polls % polls_per_mpi_progress == 0) mpi_implementation::make_progress();
+  if (polls <= static_cast<unsigned>(spin_polls))
     cpu_relax();
-  } else {
+  else
     sched_yield();
-  }
 }
 
 std::string NodeChannel::unavailable_reason(const Comm& comm) {

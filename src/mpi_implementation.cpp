@@ -195,4 +195,9 @@ const char* persistent_alltoall_why_not() {
   return persistent_alltoall() != nullptr ? "" : "this MPI has no persistent Alltoall (MPI-4 MPI_Alltoall_init)";
 }
 
+void make_progress() {
+  int flag = 0;
+  PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+}
+
 }  // namespace mpix::mpi_implementation

@@ -66,6 +66,14 @@ bool add_error_code(int error_class, int* code);
 // tuning file measured with another MPI differs in.
 std::string family_of(const std::string& name);
 
+// Lets the MPI progress once, from a loop that waits on memory: a peer may
+// be blocked in an MPI call (a send's rendezvous, a receive) that moves
+// only inside this rank's MPI calls, as MPI's progress rule says it must
+// while this rank is in one. MPI_Iprobe on MPI_COMM_WORLD, which receives
+// nothing: MPICH and Open MPI progress every pending operation in it
+// (MPICH 4.0 answers one on MPI_COMM_SELF without progress: a peer's
+// rendezvous send to this rank then never completed).
+void make_progress();
 // Whether an error raised on a communicator with this handler ends the job
 // (MPI_ERRORS_ARE_FATAL, and MPI-4's MPI_ERRORS_ABORT where the MPI has it).
 bool is_fatal(MPI_Errhandler handler);
