@@ -1,4 +1,4 @@
-#include "intercept/nonblocking_exchanges.hpp"
+#include "intercept/claimed_exchanges.hpp"
 
 #include <sched.h>
 
@@ -29,7 +29,7 @@ int state_keyval = MPI_KEYVAL_INVALID;     // a communicator's state
 int finalize_keyval = MPI_KEYVAL_INVALID;  // on MPI_COMM_SELF: frees them all at MPI_Finalize
 std::once_flag keyvals_made;
 std::mutex live_mutex;
-std::set<NonblockingExchanges*> live;
+std::set<ClaimedExchanges*> live;
 // A communicator's set-up costs its making about half a millisecond (its
 // boards made and mapped): a program that makes communicators and never
 // makes a nonblocking exchange on them, or makes and frees them in a
@@ -43,13 +43,13 @@ std::atomic<long> unused_set_ups{0};  // this process's, so far
 std::atomic<unsigned long> states_changed{0};
 struct LastComm {
   MPI_Comm comm = MPI_COMM_NULL;
-  NonblockingExchanges* state = nullptr;
+  ClaimedExchanges* state = nullptr;
   unsigned long changes = ~0ul;
 };
 __attribute__((tls_model("initial-exec"))) thread_local LastComm last_comm;
 
 int delete_state(MPI_Comm, int, void* value, void*) {
-  auto* state = static_cast<NonblockingExchanges*>(value);
+  auto* state = static_cast<ClaimedExchanges*>(value);
   {
     std::lock_guard<std::mutex> lock(live_mutex);
     live.erase(state);
@@ -61,7 +61,7 @@ int delete_state(MPI_Comm, int, void* value, void*) {
 }
 
 int finalize_states(MPI_Comm, int, void*, void*) {
-  NonblockingExchanges::free_all();
+  ClaimedExchanges::free_all();
   return MPI_SUCCESS;
 }
 
@@ -88,7 +88,7 @@ void report_refusal(MPI_Comm comm, const char* made_by, const std::string& why,
 
 }  // namespace
 
-void NonblockingExchanges::set_up(MPI_Comm comm, const char* made_by) {
+void ClaimedExchanges::set_up(MPI_Comm comm, const char* made_by) {
   if (comm == MPI_COMM_NULL) return;
   int inter = 0, size = 0;
   if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) return;
@@ -160,7 +160,8 @@ void NonblockingExchanges::set_up(MPI_Comm comm, const char* made_by) {
     graph = {};
     report_refusal(comm, made_by, "a rank lists a neighbour more than once", "MPI_Ineighbor_alltoallv calls go");
   }
-  auto* state = new NonblockingExchanges(comm, library_comm, xcomm, std::move(calls), std::move(graph));
+  auto* state = new ClaimedExchanges(comm, library_comm, xcomm, std::move(calls), std::move(graph),
+                                         settings.blocking == BlockingPath::claimed);
   for (; reserved > 0; --reserved) state->add_shot();
   state->setup_seconds_ = MPI_Wtime() - begin;
   std::call_once(keyvals_made, [] {
@@ -176,38 +177,43 @@ void NonblockingExchanges::set_up(MPI_Comm comm, const char* made_by) {
   states_changed.fetch_add(1, std::memory_order_release);
 }
 
-NonblockingExchanges* NonblockingExchanges::of(MPI_Comm comm) {
+ClaimedExchanges* ClaimedExchanges::of(MPI_Comm comm) {
   if (state_keyval == MPI_KEYVAL_INVALID || comm == MPI_COMM_NULL) return nullptr;
   const unsigned long changes = states_changed.load(std::memory_order_acquire);
   if (comm == last_comm.comm && changes == last_comm.changes) return last_comm.state;
   int flag = 0;
   void* value = nullptr;
-  NonblockingExchanges* state = nullptr;
+  ClaimedExchanges* state = nullptr;
   if (PMPI_Comm_get_attr(comm, state_keyval, &value, &flag) == MPI_SUCCESS && flag)
-    state = static_cast<NonblockingExchanges*>(value);
+    state = static_cast<ClaimedExchanges*>(value);
   last_comm = {comm, state, changes};
   return state;
 }
 
-void NonblockingExchanges::free_all() {
-  std::set<NonblockingExchanges*> states;
+void ClaimedExchanges::free_all() {
+  std::set<ClaimedExchanges*> states;
   {
     std::lock_guard<std::mutex> lock(live_mutex);
     states = live;
   }
-  for (NonblockingExchanges* s : states) PMPI_Comm_delete_attr(s->comm_, state_keyval);
+  for (ClaimedExchanges* s : states) PMPI_Comm_delete_attr(s->comm_, state_keyval);
   free_retired_proxies();  // theirs too, whichever finalizing callback ran first
 }
 
-NonblockingExchanges::NonblockingExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm,
-                                           std::unique_ptr<ClaimedCalls> calls, Graph graph)
-    : comm_(comm), library_comm_(library_comm), xcomm_(xcomm), calls_(std::move(calls)), graph_(std::move(graph)) {
+ClaimedExchanges::ClaimedExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm,
+                                           std::unique_ptr<ClaimedCalls> calls, Graph graph, bool serves_blocking)
+    : comm_(comm),
+      library_comm_(library_comm),
+      xcomm_(xcomm),
+      calls_(std::move(calls)),
+      serves_blocking_(serves_blocking),
+      graph_(std::move(graph)) {
   PMPI_Comm_size(comm, &size_);
   send_blocks_.resize(static_cast<std::size_t>(size_));
   recv_blocks_.resize(static_cast<std::size_t>(size_));
 }
 
-NonblockingExchanges::Graph NonblockingExchanges::Graph::of(MPI_Comm comm) {
+ClaimedExchanges::Graph ClaimedExchanges::Graph::of(MPI_Comm comm) {
   Graph graph;
   int topology = MPI_UNDEFINED, indegree = 0, outdegree = 0, weighted = 0, size = 0;
   if (PMPI_Topo_test(comm, &topology) != MPI_SUCCESS || topology != MPI_DIST_GRAPH ||
@@ -231,7 +237,7 @@ NonblockingExchanges::Graph NonblockingExchanges::Graph::of(MPI_Comm comm) {
   return graph;
 }
 
-NonblockingExchanges::~NonblockingExchanges() {
+ClaimedExchanges::~ClaimedExchanges() {
   int rank = 0;
   PMPI_Comm_rank(comm_, &rank);
   if (rank == 0 && verbosity() >= 1) {
@@ -239,12 +245,15 @@ NonblockingExchanges::~NonblockingExchanges() {
     int length = 0;
     PMPI_Comm_get_name(comm_, name, &length);
     std::fprintf(stderr,
-                 "mpix-rma intercept: communicator '%s' of %d ranks, nonblocking exchanges: %ld MPI_Ialltoallv, "
-                 "%ld MPI_Ialltoall and %ld MPI_Ineighbor_alltoallv calls served (set-up %.2f ms)\n",
-                 name, size_, served_ialltoallv_, served_ialltoall_, served_ineighbor_alltoallv_,
-                 1e3 * setup_seconds_);
+                 "mpix-rma intercept: communicator '%s' of %d ranks, claimed calls: %ld MPI_Ialltoallv, "
+                 "%ld MPI_Ialltoall and %ld MPI_Ineighbor_alltoallv calls served; %ld MPI_Alltoallv, %ld "
+                 "MPI_Alltoall and %ld MPI_Neighbor_alltoallv calls the agreed path passed on (set-up %.2f ms)\n",
+                 name, size_, served_ialltoallv_, served_ialltoall_, served_ineighbor_alltoallv_, served_alltoallv_,
+                 served_alltoall_, served_neighbor_alltoallv_, 1e3 * setup_seconds_);
   }
-  if (served_ialltoallv_ + served_ialltoall_ + served_ineighbor_alltoallv_ == 0)
+  if (served_ialltoallv_ + served_ialltoall_ + served_ineighbor_alltoallv_ + served_alltoallv_ + served_alltoall_ +
+          served_neighbor_alltoallv_ ==
+      0)
     unused_set_ups.fetch_add(1, std::memory_order_relaxed);
   for (std::unique_ptr<Shot>& shot : shots_) {
     // A call still in flight (the communicator freed before its
@@ -266,7 +275,7 @@ NonblockingExchanges::~NonblockingExchanges() {
   PMPI_Comm_free(&library_comm_);
 }
 
-bool NonblockingExchanges::add_shot() {
+bool ClaimedExchanges::add_shot() {
   auto shot = std::make_unique<Shot>();
   shot->owner = this;
   if (make_proxy(&shot->proxy) != MPI_SUCCESS) {
@@ -281,7 +290,7 @@ bool NonblockingExchanges::add_shot() {
   return true;
 }
 
-NonblockingExchanges::Shot& NonblockingExchanges::free_shot() {
+ClaimedExchanges::Shot& ClaimedExchanges::free_shot() {
   // The first free one: a program with one call in flight at a time reuses
   // one shot, whose packed blocks stay in its cache.
   for (std::unique_ptr<Shot>& shot : shots_)
@@ -293,14 +302,51 @@ NonblockingExchanges::Shot& NonblockingExchanges::free_shot() {
   return *shots_.back();
 }
 
-MPI_Count NonblockingExchanges::Direction::count(int k) const {
+namespace {
+
+// Counts MPI accepts: none negative, and none positive over a NULL buffer.
+bool counts_valid(int entries, const int counts[], const void* buffer) {
+  if (entries == 0) return true;
+  if (counts == nullptr) return false;
+  for (int k = 0; k < entries; ++k)
+    if (counts[k] < 0 || (counts[k] > 0 && buffer == nullptr)) return false;
+  return true;
+}
+
+// MPI_IN_PLACE, and a receive buffer that is the send buffer, MPI asks of
+// every rank or none.
+bool buffers_valid(const void* sendbuf, const void* recvbuf) {
+  return sendbuf != MPI_IN_PLACE && sendbuf != recvbuf;
+}
+
+}  // namespace
+
+bool ClaimedExchanges::servable(const void* sendbuf, const int sendcounts[], const int sdispls[], const void* recvbuf,
+                                    const int recvcounts[], const int rdispls[]) const {
+  return buffers_valid(sendbuf, recvbuf) && counts_valid(size_, sendcounts, sendbuf) &&
+         counts_valid(size_, recvcounts, recvbuf) && sdispls != nullptr && rdispls != nullptr;
+}
+
+bool ClaimedExchanges::servable(const void* sendbuf, int sendcount, const void* recvbuf, int recvcount) const {
+  return buffers_valid(sendbuf, recvbuf) && sendcount >= 0 && recvcount >= 0 &&
+         (sendcount == 0 || sendbuf != nullptr) && (recvcount == 0 || recvbuf != nullptr);
+}
+
+bool ClaimedExchanges::servable_on_graph(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                             const void* recvbuf, const int recvcounts[], const int rdispls[]) const {
+  return graph() && buffers_valid(sendbuf, recvbuf) &&
+         (outdegree() == 0 || (counts_valid(outdegree(), sendcounts, sendbuf) && sdispls != nullptr)) &&
+         (indegree() == 0 || (counts_valid(indegree(), recvcounts, recvbuf) && rdispls != nullptr));
+}
+
+MPI_Count ClaimedExchanges::Direction::count(int k) const {
   return counts != nullptr ? counts[k] : uniform_count;
 }
-MPI_Aint NonblockingExchanges::Direction::displ(int k) const {
+MPI_Aint ClaimedExchanges::Direction::displ(int k) const {
   return counts != nullptr ? displs[k] : static_cast<MPI_Aint>(k) * uniform_count;
 }
 
-char* NonblockingExchanges::describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
+char* ClaimedExchanges::describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
                                      std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks) {
   const DatatypeLayout layout = DatatypeLayout::of(d.type, argument);
   for (ClaimedCalls::Block& b : blocks) b = {0, 0};
@@ -331,7 +377,7 @@ char* NonblockingExchanges::describe(const Direction& d, const char* argument, b
   return packed.data();
 }
 
-int NonblockingExchanges::issue(const char* function, const Direction& send, const Direction& recv,
+int ClaimedExchanges::issue(const char* function, const Direction& send, const Direction& recv,
                                 MPI_Request* request) {
   try {
     Shot& shot = free_shot();
@@ -349,24 +395,45 @@ int NonblockingExchanges::issue(const char* function, const Direction& send, con
   }
 }
 
-bool NonblockingExchanges::Shot::progress() {
+bool ClaimedExchanges::Shot::progress() {
   if (!owner->calls_->progress(number)) return false;
   if (!unpacked) {
     unpacked = true;
-    const DatatypeLayout layout = DatatypeLayout::of(recv.type, "recvtype");
-    const auto total = static_cast<MPI_Count>(recv_packed.size() - 1);
-    for (int k = 0; k < recv.blocks; ++k) {
-      if (recv.count(k) == 0) continue;
-      MPI_Count position = recv_packed_at[static_cast<std::size_t>(k)];
-      const int rc = PMPI_Unpack_c(recv_packed.data(), total, &position, recv.buffer + recv.displ(k) * layout.extent,
-                                   recv.count(k), recv.type, owner->library_comm_);
-      if (rc != MPI_SUCCESS) throw Error(rc, "unpacking the received blocks failed");
-    }
+    owner->unpack(recv, recv_packed, recv_packed_at);
   }
   return true;
 }
 
-int NonblockingExchanges::ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+void ClaimedExchanges::unpack(const Direction& recv, const std::vector<char>& packed,
+                                  const std::vector<MPI_Count>& packed_at) const {
+  const DatatypeLayout layout = DatatypeLayout::of(recv.type, "recvtype");
+  const auto total = static_cast<MPI_Count>(packed.size() - 1);
+  for (int k = 0; k < recv.blocks; ++k) {
+    if (recv.count(k) == 0) continue;
+    MPI_Count position = packed_at[static_cast<std::size_t>(k)];
+    const int rc = PMPI_Unpack_c(packed.data(), total, &position, recv.buffer + recv.displ(k) * layout.extent,
+                                 recv.count(k), recv.type, library_comm_);
+    if (rc != MPI_SUCCESS) throw Error(rc, "unpacking the received blocks failed");
+  }
+}
+
+int ClaimedExchanges::run(const char* function, const Direction& send, const Direction& recv) {
+  try {
+    const char* send_base = describe(send, "sendtype", true, send_packed_, packed_at_, send_blocks_);
+    char* recv_base = describe(recv, "recvtype", false, recv_packed_, recv_packed_at_, recv_blocks_);
+    const std::uint64_t number = calls_->start(send_base, send_blocks_.data(), recv_base, recv_blocks_.data());
+    // The peers' calls are all this one waits for; the MPI progresses
+    // between polls, as it would inside its own call: a peer may sit in an
+    // MPI call that needs this rank's progress before it makes its own.
+    calls_->wait(number);
+    if (recv_base != recv.buffer) unpack(recv, recv_packed_, recv_packed_at_);
+    return MPI_SUCCESS;
+  } catch (const Error& e) {
+    return mpix::raise(comm_, function, e.code(), e.what());
+  }
+}
+
+int ClaimedExchanges::ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                      MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                      const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ialltoallv_;
@@ -375,7 +442,7 @@ int NonblockingExchanges::ialltoallv(const void* sendbuf, const int sendcounts[]
                {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_}, request);
 }
 
-int NonblockingExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int ClaimedExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                     int recvcount, MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ialltoall_;
   return issue("MPI_Ialltoall",
@@ -383,7 +450,7 @@ int NonblockingExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Data
                {static_cast<char*>(recvbuf), nullptr, nullptr, recvcount, recvtype, nullptr, size_}, request);
 }
 
-int NonblockingExchanges::ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int ClaimedExchanges::ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                               const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ineighbor_alltoallv_;
@@ -394,26 +461,45 @@ int NonblockingExchanges::ineighbor_alltoallv(const void* sendbuf, const int sen
                request);
 }
 
+int ClaimedExchanges::alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                    MPI_Datatype recvtype) {
+  ++served_alltoallv_;
+  return run("MPI_Alltoallv",
+             {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_},
+             {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_});
+}
+
+int ClaimedExchanges::alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                   int recvcount, MPI_Datatype recvtype) {
+  ++served_alltoall_;
+  return run("MPI_Alltoall",
+             {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_},
+             {static_cast<char*>(recvbuf), nullptr, nullptr, recvcount, recvtype, nullptr, size_});
+}
+
+int ClaimedExchanges::neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                             MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                             const int rdispls[], MPI_Datatype recvtype) {
+  ++served_neighbor_alltoallv_;
+  return run("MPI_Neighbor_alltoallv",
+             {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype,
+              graph_.destinations.data(), outdegree()},
+             {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, graph_.sources.data(), indegree()});
+}
+
 }  // namespace mpix::intercept
 
 using mpix::intercept::inside_drop_in;
 using mpix::intercept::InsideDropIn;
-using mpix::intercept::NonblockingExchanges;
+using mpix::intercept::ClaimedExchanges;
 
 namespace {
-
-// Counts MPI rejects: the MPI's own call raises the error, as it would.
-bool counts_valid(int size, const int counts[]) {
-  if (counts == nullptr) return false;
-  for (int r = 0; r < size; ++r)
-    if (counts[r] < 0) return false;
-  return true;
-}
 
 // After one of the MPI's constructors made *newcomm (or MPI_COMM_NULL
 // here); read only once it returned.
 int set_up_after(int rc, const MPI_Comm* newcomm, const char* made_by) {
-  if (rc == MPI_SUCCESS && !inside_drop_in) NonblockingExchanges::set_up(*newcomm, made_by);
+  if (rc == MPI_SUCCESS && !inside_drop_in) ClaimedExchanges::set_up(*newcomm, made_by);
   return rc;
 }
 
@@ -422,10 +508,8 @@ int set_up_after(int rc, const MPI_Comm* newcomm, const char* made_by) {
 extern "C" int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  NonblockingExchanges* state = inside_drop_in ? nullptr : NonblockingExchanges::of(comm);
-  int size = 0;
-  if (state == nullptr || sendbuf == MPI_IN_PLACE || request == nullptr || PMPI_Comm_size(comm, &size) != MPI_SUCCESS ||
-      !counts_valid(size, sendcounts) || !counts_valid(size, recvcounts) || sdispls == nullptr || rdispls == nullptr)
+  ClaimedExchanges* state = inside_drop_in ? nullptr : ClaimedExchanges::of(comm);
+  if (state == nullptr || request == nullptr || !state->servable(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls))
     return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
                            request);
   InsideDropIn guard;
@@ -434,8 +518,8 @@ extern "C" int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const
 
 extern "C" int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  NonblockingExchanges* state = inside_drop_in ? nullptr : NonblockingExchanges::of(comm);
-  if (state == nullptr || sendbuf == MPI_IN_PLACE || request == nullptr || sendcount < 0 || recvcount < 0)
+  ClaimedExchanges* state = inside_drop_in ? nullptr : ClaimedExchanges::of(comm);
+  if (state == nullptr || request == nullptr || !state->servable(sendbuf, sendcount, recvbuf, recvcount))
     return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   InsideDropIn guard;
   return state->ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request);
@@ -445,16 +529,51 @@ extern "C" int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts
                                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                        MPI_Request* request) {
-  NonblockingExchanges* state = inside_drop_in ? nullptr : NonblockingExchanges::of(comm);
-  if (state == nullptr || !state->graph() || sendbuf == MPI_IN_PLACE || request == nullptr ||
-      (state->outdegree() > 0 && (!counts_valid(state->outdegree(), sendcounts) || sdispls == nullptr)) ||
-      (state->indegree() > 0 && (!counts_valid(state->indegree(), recvcounts) || rdispls == nullptr)))
+  ClaimedExchanges* state = inside_drop_in ? nullptr : ClaimedExchanges::of(comm);
+  if (state == nullptr || request == nullptr ||
+      !state->servable_on_graph(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls))
     return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                     comm, request);
   InsideDropIn guard;
   return state->ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                     request);
 }
+
+namespace mpix::intercept {
+
+int unserved_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                       void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm) {
+  ClaimedExchanges* state = ClaimedExchanges::of(comm);
+  if (state == nullptr || !state->serves_blocking() ||
+      !state->servable(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls))
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  InsideDropIn guard;
+  return state->alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+}
+
+int unserved_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm) {
+  ClaimedExchanges* state = ClaimedExchanges::of(comm);
+  if (state == nullptr || !state->serves_blocking() || !state->servable(sendbuf, sendcount, recvbuf, recvcount))
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  InsideDropIn guard;
+  return state->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+
+int unserved_neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm) {
+  ClaimedExchanges* state = ClaimedExchanges::of(comm);
+  if (state == nullptr || !state->serves_blocking() ||
+      !state->servable_on_graph(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls))
+    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm);
+  InsideDropIn guard;
+  return state->neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+}
+
+}  // namespace mpix::intercept
 
 // The constructors where a communicator's nonblocking exchanges are set up.
 

@@ -1,17 +1,24 @@
-// The nonblocking exchanges the drop-in serves (MPI_Ialltoallv,
-// MPI_Ialltoall, MPI_Ineighbor_alltoallv on a distributed graph): on a
-// communicator whose ranks share one node, every call
-// runs the claimed calls' protocol (collectives/claimed_calls.hpp), which
-// needs no agreement at the call.
+// The exchanges the drop-in serves by claimed calls
+// (collectives/claimed_calls.hpp), which need no agreement at the call, on
+// a communicator whose ranks share one node:
+//  - every nonblocking exchange (MPI_Ialltoallv, MPI_Ialltoall,
+//    MPI_Ineighbor_alltoallv on a distributed graph);
+//  - with MPIX_INTERCEPT_BLOCKING=claimed, every blocking exchange
+//    (MPI_Alltoallv, MPI_Alltoall, MPI_Neighbor_alltoallv) that the agreed
+//    path (served_exchanges.hpp) does not serve from one of its persistent
+//    requests: those it passes on between its agreements, small ones, and
+//    patterns whose search found the MPI's own call fastest. That path's
+//    choices are every rank's, so the blocking calls it passes on are the
+//    same calls on every rank, and they cost no agreement of their own.
 //
-// Why every call, and why set up at the communicator's making: MPI makes
-// the call local, so each rank must decide alike whether a call is served
-// from what it knows without asking the others. A choice agreed at some
-// later call would hang a program that is legal: a rank may make any
-// number of calls, then send to a peer that receives before its own first
-// call; whatever that rank waited for from the peer at call k, it would
-// wait for ever. So the decision is made once, collectively, where MPI
-// already blocks every rank of the communicator: its constructor
+// Why every nonblocking call, and why set up at the communicator's making:
+// MPI makes the call local, so each rank must decide alike whether a call
+// is served from what it knows without asking the others. A choice agreed
+// at some later call would hang a program that is legal: a rank may make
+// any number of calls, then send to a peer that receives before its own
+// first call; whatever that rank waited for from the peer at call k, it
+// would wait for ever. So the decision is made once, collectively, where
+// MPI already blocks every rank of the communicator: its constructor
 // (MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_split,
 // MPI_Comm_split_type, MPI_Comm_create, MPI_Dist_graph_create_adjacent,
 // MPI_Dist_graph_create), or MPI_Init and MPI_Init_thread for
@@ -24,12 +31,17 @@
 // Protocol of a served call: the blocks described in bytes, one per peer
 // each way (a datatype that is not plain bytes packed into the call's own
 // buffer, and its received blocks unpacked at completion; a graph on which
-// a rank lists a neighbour twice keeps the MPI's neighbourhood calls), the claimed call started, and the
-// program gets a handle of the MPI's own (a proxy, served_requests.hpp)
-// that every completion call polls; the completion that reports it leaves
-// MPI_REQUEST_NULL, as MPI's own nonblocking request does. MPI_IN_PLACE,
-// which MPI asks of every rank or none, goes to the MPI's own call, as
-// does a call whose counts MPI rejects (it raises the error).
+// a rank lists a neighbour twice keeps the MPI's neighbourhood calls), and
+// the claimed call started. A nonblocking call gives the program a handle
+// of the MPI's own (a proxy, served_requests.hpp) that every completion
+// call polls; the completion that reports it leaves MPI_REQUEST_NULL, as
+// MPI's own nonblocking request does. A blocking call polls its own until
+// it is complete, the MPI progressing between polls (as inside its own
+// call: a peer may sit in a receive that needs this rank's progress).
+// MPI_IN_PLACE, which MPI asks of every rank or none, goes to the MPI's
+// own call, as does a call whose arguments MPI rejects (it raises the
+// error). A block larger than its receiver's room ends the receiver's call
+// with MPI_ERR_TRUNCATE, and only the receiver's, as in MPI.
 // Invariants: a shot (a proxy, its entry and the call's buffers) is reused
 // only once its completion was reported; calls and shots are this
 // communicator's, made and reported on one thread at a time (MPI orders a
@@ -49,7 +61,39 @@
 
 namespace mpix::intercept {
 
-class NonblockingExchanges {
+// A blocking exchange the agreed path (served_exchanges.hpp) does not
+// serve, as it runs now: on a communicator set up for the claimed calls
+// whose ranks have MPIX_INTERCEPT_BLOCKING=claimed, a claimed call, which
+// needs no agreement (every rank's agreed path passes the same calls on,
+// and the set-up is every rank's); otherwise the MPI's own call.
+#if MPI_VERSION >= 4
+int unserved_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                       void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm);
+int unserved_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm);
+int unserved_neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm);
+#else
+inline int unserved_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                              MPI_Comm comm) {
+  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+inline int unserved_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm) {
+  return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+inline int unserved_neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                 comm);
+}
+#endif
+
+class ClaimedExchanges {
  public:
   // Collective over comm, in the MPI call made_by that blocks every rank of
   // it (a constructor, MPI_Init): comm's state where every rank can serve
@@ -57,11 +101,11 @@ class NonblockingExchanges {
   // it), or none, alike on every rank.
   static void set_up(MPI_Comm comm, const char* made_by);
   // comm's state, or nullptr: its calls go to the MPI.
-  static NonblockingExchanges* of(MPI_Comm comm);
+  static ClaimedExchanges* of(MPI_Comm comm);
   // At MPI_Finalize: every state goes (reporting under MPIX_VERBOSE).
   static void free_all();
 
-  ~NonblockingExchanges();
+  ~ClaimedExchanges();
 
   // The served calls; their MPI error code, raised on the communicator's
   // error handler as MPI's call would.
@@ -74,6 +118,25 @@ class NonblockingExchanges {
   int ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                           MPI_Request* request);
+  // The blocking calls, served by the same protocol: complete at return.
+  int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+  int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype);
+  int neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+  // Whether this state serves the blocking calls too (MPIX_INTERCEPT_BLOCKING,
+  // the same on every rank).
+  bool serves_blocking() const { return serves_blocking_; }
+  // Whether a call with these arguments is served: the rest go to the MPI,
+  // which raises its error (counts it rejects, a NULL buffer with a count
+  // over it, a receive buffer that is the send buffer) or runs MPI_IN_PLACE,
+  // which MPI asks of every rank or none.
+  bool servable(const void* sendbuf, const int sendcounts[], const int sdispls[], const void* recvbuf,
+                const int recvcounts[], const int rdispls[]) const;
+  bool servable(const void* sendbuf, int sendcount, const void* recvbuf, int recvcount) const;
+  bool servable_on_graph(const void* sendbuf, const int sendcounts[], const int sdispls[], const void* recvbuf,
+                         const int recvcounts[], const int rdispls[]) const;
   // Whether the communicator has a distributed-graph topology (its
   // neighbourhood exchanges are served), and its in- and out-degree.
   bool graph() const { return graph_.served; }
@@ -99,7 +162,7 @@ class NonblockingExchanges {
   // One call in flight: its proxy and entry, and, where its blocks are
   // packed, the packed copies.
   struct Shot : OnceCall {
-    NonblockingExchanges* owner = nullptr;
+    ClaimedExchanges* owner = nullptr;
     MPI_Request proxy = MPI_REQUEST_NULL;
     ServedRequest* entry = nullptr;  // in the request table while the state lives
     std::uint64_t number = 0;        // the claimed call's
@@ -117,8 +180,8 @@ class NonblockingExchanges {
     std::vector<int> sources, destinations;
     static Graph of(MPI_Comm comm);  // local; served where comm has a distributed graph
   };
-  NonblockingExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm, std::unique_ptr<ClaimedCalls> calls,
-                       Graph graph);
+  ClaimedExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm, std::unique_ptr<ClaimedCalls> calls,
+                       Graph graph, bool serves_blocking);
   // A shot whose last completion was reported: the first, or a new one
   // (its proxy made and entered in the table).
   Shot& free_shot();
@@ -130,18 +193,28 @@ class NonblockingExchanges {
   char* describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
                  std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks);
   int issue(const char* function, const Direction& send, const Direction& recv, MPI_Request* request);
+  // A blocking call: started, then progressed to its completion.
+  int run(const char* function, const Direction& send, const Direction& recv);
+  // The received blocks of a call whose receive type is not plain bytes,
+  // from where they were packed (describe).
+  void unpack(const Direction& recv, const std::vector<char>& packed, const std::vector<MPI_Count>& packed_at) const;
 
   MPI_Comm comm_;          // the program's
   MPI_Comm library_comm_;  // a duplicate that returns errors, under xcomm_
   MPIX_Comm* xcomm_;
   std::unique_ptr<ClaimedCalls> calls_;
   int size_ = 0;
+  bool serves_blocking_ = false;
   std::vector<std::unique_ptr<Shot>> shots_;
   Graph graph_;
   // The current call's (issue()).
   std::vector<ClaimedCalls::Block> send_blocks_, recv_blocks_;
   std::vector<MPI_Count> packed_at_;
+  // A blocking call's packed blocks (issue() keeps a shot's in the shot).
+  std::vector<char> send_packed_, recv_packed_;
+  std::vector<MPI_Count> recv_packed_at_;
   long served_ialltoallv_ = 0, served_ialltoall_ = 0, served_ineighbor_alltoallv_ = 0;
+  long served_alltoallv_ = 0, served_alltoall_ = 0, served_neighbor_alltoallv_ = 0;
   double setup_seconds_ = 0;
 };
 

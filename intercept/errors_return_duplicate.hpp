@@ -1,5 +1,5 @@
 // The duplicate of a program's communicator that the drop-in's library
-// communicators are made over (ServedExchanges, NonblockingExchanges).
+// communicators are made over (ServedExchanges, ClaimedExchanges).
 #pragma once
 
 #include <mpi.h>

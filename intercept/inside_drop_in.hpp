@@ -9,12 +9,16 @@ namespace mpix::intercept {
 
 extern __attribute__((tls_model("initial-exec"))) thread_local bool inside_drop_in;
 
+// Nests: the drop-in's own path may reach a part that sets it again.
 class InsideDropIn {
  public:
-  InsideDropIn() { inside_drop_in = true; }
-  ~InsideDropIn() { inside_drop_in = false; }
+  InsideDropIn() : was_(inside_drop_in) { inside_drop_in = true; }
+  ~InsideDropIn() { inside_drop_in = was_; }
   InsideDropIn(const InsideDropIn&) = delete;
   InsideDropIn& operator=(const InsideDropIn&) = delete;
+
+ private:
+  bool was_;
 };
 
 }  // namespace mpix::intercept

@@ -58,6 +58,15 @@ const std::vector<VariableSpec>& intercept_variables() {
      "MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create, MPI_Dist_graph_create_adjacent, "
      "MPI_Dist_graph_create). off passes them to the MPI's own.",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().nonblocking = parse_on_off(v); }},
+    {"MPIX_INTERCEPT_BLOCKING", "enum", "claimed", "claimed|agreed",
+     "Drop-in: who serves MPI_Alltoallv, MPI_Alltoall and MPI_Neighbor_alltoallv on a communicator set up "
+     "for the nonblocking exchanges (MPIX_INTERCEPT_NONBLOCKING): claimed runs every call as the nonblocking "
+     "ones run, with no agreement and no search; agreed serves them as on every other communicator (repeated "
+     "exchanges, agreed, from the library's persistent requests).",
+     [](std::string_view v, Config& c) {
+       c.section<InterceptConfig>().blocking =
+           parse_choice<BlockingPath>(v, {{"claimed", BlockingPath::claimed}, {"agreed", BlockingPath::agreed}});
+     }},
   };
   return rows;
 }

@@ -24,6 +24,13 @@ enum class PersistentPolicy {
   library,   // auto: any row, whose Start and completion may wait for the other ranks'
 };
 
+// Who serves the blocking exchanges of a communicator set up for the
+// claimed calls (intercept/claimed_exchanges.hpp).
+enum class BlockingPath {
+  claimed,  // the claimed calls, every call, with no agreement
+  agreed,   // the agreed path (served_exchanges.hpp), as on every other communicator
+};
+
 struct InterceptConfig {
   bool enabled = true;     // serve repeated MPI_Alltoallv calls
   int repeats = 3;         // calls of a pattern before it is served
@@ -33,6 +40,7 @@ struct InterceptConfig {
   AdmissionPolicy admission = AdmissionPolicy::rent;
   PersistentPolicy persistent = PersistentPolicy::progress;
   bool nonblocking = true;  // serve the nonblocking exchanges on one-node communicators
+  BlockingPath blocking = BlockingPath::claimed;
 };
 
 }  // namespace mpix

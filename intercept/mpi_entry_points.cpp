@@ -7,8 +7,10 @@
 // each with a distributed-graph topology) gets a ServedExchanges per
 // collective, hung on it with an attribute whose delete callback frees it,
 // so that MPI_Comm_free (and MPI_Finalize, through an attribute on
-// MPI_COMM_SELF) cleans up. Everything else, and every call the library
-// itself makes while serving one, goes to MPI's own call (PMPI_).
+// MPI_COMM_SELF) cleans up. Every call it does not serve is passed on: to
+// a claimed call on a one-node communicator set up for them
+// (claimed_exchanges.hpp), else to MPI's own call (PMPI_), as is every
+// call the library itself makes while serving one.
 #include <mpi.h>
 
 #include <atomic>
@@ -20,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "intercept/claimed_exchanges.hpp"
 #include "intercept/inside_drop_in.hpp"
 #include "intercept/served_exchanges.hpp"
 #include "intercept/served_requests.hpp"
@@ -30,6 +33,9 @@ using mpix::intercept::algorithm_info_key;
 using mpix::intercept::Collective;
 using mpix::intercept::PersistentPlan;
 using mpix::intercept::ServedExchanges;
+using mpix::intercept::unserved_alltoall;
+using mpix::intercept::unserved_alltoallv;
+using mpix::intercept::unserved_neighbor_alltoallv;
 
 namespace mpix::intercept {
 __attribute__((tls_model("initial-exec"))) thread_local bool inside_drop_in = false;
@@ -211,7 +217,7 @@ __attribute__((noinline)) int drop_in_alltoallv(const void* sendbuf, const int s
                                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::alltoallv);
   if (state == nullptr || state->passes_straight_through())
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    return unserved_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   InsideDropIn guard;
   return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
@@ -222,8 +228,8 @@ __attribute__((noinline)) int drop_in_neighbor_alltoallv(const void* sendbuf, co
                                                          MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::neighbor_alltoallv);
   if (state == nullptr || state->passes_straight_through())
-    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                   comm);
+    return unserved_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                       recvtype, comm);
   InsideDropIn guard;
   return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
@@ -232,17 +238,19 @@ __attribute__((noinline)) int drop_in_alltoall(const void* sendbuf, int sendcoun
                                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::alltoall);
   if (state == nullptr || state->passes_straight_through(recvcount, recvtype))
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return unserved_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   InsideDropIn guard;
   return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
 }  // namespace
 
-// Each entry point: MPI's own call for the library's calls underneath and
-// for calls on the last communicator that pass straight through, at once;
-// the rest to the drop-in's side, which passes through what it does not
-// serve. Both are tail calls with the caller's arguments. (A call that
+// Each entry point: MPI's own call for the library's calls underneath, at
+// once; calls on the last communicator that pass straight through, passed
+// on (claimed_exchanges.hpp: a claimed call where the communicator is set
+// up for them, else MPI's own); the rest to the drop-in's side, which
+// passes on what it does not serve. All are tail calls with the caller's
+// arguments. (A call that
 // passes straight through counts in passes_straight_through(), so the
 // drop-in's side asks again only where it answered no, which counts
 // nothing.)
@@ -253,6 +261,7 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
     ServedExchanges* state = last_state(comm, Collective::alltoallv);
     if (state == nullptr || !state->passes_straight_through())
       return drop_in_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    return unserved_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   }
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
@@ -265,6 +274,8 @@ extern "C" int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[
     if (state == nullptr || !state->passes_straight_through())
       return drop_in_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                         recvtype, comm);
+    return unserved_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                       recvtype, comm);
   }
   return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                  comm);
@@ -276,6 +287,7 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
     ServedExchanges* state = last_state(comm, Collective::alltoall);
     if (state == nullptr || !state->passes_straight_through(recvcount, recvtype))
       return drop_in_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return unserved_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

@@ -28,7 +28,10 @@
 //   does not depend on the buffers (the node channel's copy-in/copy-out,
 //   point-to-point off the node; mpix_buffers_move), so each call passes its
 //   own sendbuf and recvbuf.
-// - Otherwise the call goes to MPI's own (PMPI_Alltoallv, ...). The first
+// - Otherwise the call is passed on: to a claimed call where the
+//   communicator is set up for them (claimed_exchanges.hpp: every rank
+//   passes on the same calls, so they need no agreement of their own),
+//   else to MPI's own (PMPI_Alltoallv, ...). The first
 //   such call that every rank could be served sets the communicator up
 //   (the library's communicator, the agreement's channel, a first search
 //   that prices the first admission): once, early, in a call a program or
@@ -79,6 +82,7 @@
 #include <string_view>
 
 #include "capi/handles.hpp"
+#include "intercept/claimed_exchanges.hpp"
 #include "intercept/errors_return_duplicate.hpp"
 #include "intercept/served_requests.hpp"
 #include "node/node_channel.hpp"
@@ -199,7 +203,8 @@ std::uint64_t fingerprint(const InterceptConfig& settings) {
                           static_cast<std::uint64_t>(settings.agreement),
                           static_cast<std::uint64_t>(settings.admission),
                           static_cast<std::uint64_t>(settings.persistent),
-                          static_cast<std::uint64_t>(settings.nonblocking)})
+                          static_cast<std::uint64_t>(settings.nonblocking),
+                          static_cast<std::uint64_t>(settings.blocking)})
     h = (h ^ v) * 0x100000001b3ULL;
   return h >> 2;  // its negation must fit too
 }
@@ -235,7 +240,7 @@ int ServedExchanges::call_uniform(const void* sendbuf, int sendcount, MPI_Dataty
       static_cast<long long>(recvcount) * type_bytes < settings_.min_bytes) {
     ++counters_.calls;
     remember_small_counts(recvtype, type_bytes);
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm_);
+    return unserved_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm_);
   }
   const CallArguments args = uniform_arguments(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   return call(sendbuf, args.sendcounts, args.sdispls, sendtype, recvbuf, args.recvcounts, args.rdispls, recvtype);
@@ -434,8 +439,16 @@ int ServedExchanges::pass_through(const void* sendbuf, const int sendcounts[], c
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype) {
   // MPI_Alltoall: the call's own counts (call_uniform).
-  return mpi_own_call(collective_, comm_, {sendbuf, sendcounts, sdispls, uniform_send_.count, sendtype},
-                      {recvbuf, recvcounts, rdispls, uniform_recv_.count, recvtype});
+  switch (collective_) {
+    case Collective::alltoall:
+      return unserved_alltoall(sendbuf, uniform_send_.count, sendtype, recvbuf, uniform_recv_.count, recvtype, comm_);
+    case Collective::alltoallv:
+      return unserved_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm_);
+    case Collective::neighbor_alltoallv:
+      break;
+  }
+  return unserved_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                     comm_);
 }
 
 int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[],

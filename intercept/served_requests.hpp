@@ -1,6 +1,6 @@
 // The MPI-4 persistent collectives the drop-in serves (MPI_Alltoallv_init,
 // MPI_Alltoall_init, MPI_Neighbor_alltoallv_init) and its nonblocking
-// exchanges (nonblocking_exchanges.hpp): the handles it gave the program,
+// exchanges (claimed_exchanges.hpp): the handles it gave the program,
 // and the MPI calls that start, complete and free them.
 //
 // Which request runs behind the handle is agreed at the init
@@ -53,7 +53,7 @@
 
 namespace mpix::intercept {
 
-// A served nonblocking call (nonblocking_exchanges.hpp): it runs once, and
+// A served nonblocking call (claimed_exchanges.hpp): it runs once, and
 // the completion that reports it leaves MPI_REQUEST_NULL in the program's
 // handle; its proxy stays the drop-in's, for the communicator's next call.
 struct OnceCall {

@@ -93,6 +93,7 @@ TEST(Config, ValidValuesAreParsed) {
                                                 {"MPIX_INTERCEPT_ADMISSION", "repeats"},
                                                 {"MPIX_INTERCEPT_PERSISTENT", "library"},
                                                 {"MPIX_INTERCEPT_NONBLOCKING", "off"},
+                                                {"MPIX_INTERCEPT_BLOCKING", "agreed"},
                                                 {"MPIX_PTRACE_PEERS", "off"}});
   EXPECT_EQ(c.values().section<mpix::AutoConfig>().fallback, mpix::FallbackPolicy::error);
   EXPECT_EQ(c.values().node_size, 3);
@@ -123,6 +124,7 @@ TEST(Config, ValidValuesAreParsed) {
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().admission, mpix::AdmissionPolicy::repeats);
   EXPECT_EQ(c.values().section<mpix::InterceptConfig>().persistent, mpix::PersistentPolicy::library);
   EXPECT_FALSE(c.values().section<mpix::InterceptConfig>().nonblocking);
+  EXPECT_EQ(c.values().section<mpix::InterceptConfig>().blocking, mpix::BlockingPath::agreed);
   EXPECT_EQ(c.values().section<mpix::NodeConfig>().ptrace_peers, mpix::PtracePeers::off);
   // Every variable but the families' own, which the next test sets.
   for (const auto& s : c.settings())
@@ -180,7 +182,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{"MPIX_INTERCEPT_AGREEMENT", "shm", "auto|mpi|channel"},
                       BadValue{"MPIX_INTERCEPT_ADMISSION", "never", "rent|repeats"},
                       BadValue{"MPIX_INTERCEPT_PERSISTENT", "auto", "progress|mpi|library"},
-                      BadValue{"MPIX_INTERCEPT_NONBLOCKING", "yes", "on|off"}));
+                      BadValue{"MPIX_INTERCEPT_NONBLOCKING", "yes", "on|off"},
+                      BadValue{"MPIX_INTERCEPT_BLOCKING", "on", "claimed|agreed"}));
 
 TEST(Config, UnknownMpixVariablesAreReported) {
   const Configuration c = Configuration::parse({{"MPIX_ALGORITHM", "native"}, {"MPIX_VERBOSE", "1"}});
