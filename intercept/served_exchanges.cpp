@@ -82,6 +82,7 @@
 #include <string_view>
 
 #include "capi/handles.hpp"
+#include "collectives/block_claims.hpp"
 #include "intercept/claimed_exchanges.hpp"
 #include "intercept/errors_return_duplicate.hpp"
 #include "intercept/served_requests.hpp"
@@ -237,7 +238,7 @@ int ServedExchanges::call_uniform(const void* sendbuf, int sendcount, MPI_Dataty
   int type_bytes = 0;
   if (settings_agreed_ && recvtype != MPI_DATATYPE_NULL && recvcount >= 0 &&
       PMPI_Type_size(recvtype, &type_bytes) == MPI_SUCCESS &&
-      static_cast<long long>(recvcount) * type_bytes < settings_.min_bytes) {
+      static_cast<long long>(recvcount) * type_bytes < served_from_) {
     ++counters_.calls;
     remember_small_counts(recvtype, type_bytes);
     return unserved_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm_);
@@ -259,17 +260,26 @@ void ServedExchanges::remember_small_counts(MPI_Datatype recvtype, int type_byte
     derived_type_ = recvtype;
     return;
   }
-  // Counts c >= 0 with c * type_bytes < min_bytes; never a negative count
+  // Counts c >= 0 with c * type_bytes < served_from_; never a negative count
   // (MPI's call reports it), which the unsigned comparison sees as 2^31 or more.
   constexpr long long int_counts = 1LL + INT_MAX;
-  const long long below = type_bytes > 0 ? (settings_.min_bytes + type_bytes - 1) / type_bytes : int_counts;
+  const long long below = type_bytes > 0 ? (served_from_ + type_bytes - 1) / type_bytes : int_counts;
   small_type_ = recvtype;
   small_counts_below_ = static_cast<unsigned>(std::min(below, int_counts));
 }
 
 ServedExchanges::ServedExchanges(MPI_Comm comm, Collective collective, const InterceptConfig& settings)
     : comm_(comm), collective_(collective), settings_(settings),
+      served_from_(settings.min_bytes),
       agreement_(comm, static_cast<int>(std::tuple_size_v<Votes>)) {
+#if MPI_VERSION >= 4
+  // Where the calls passed on run claimed calls, those that stage every
+  // block copy as fast as a request would, with no search to pay for.
+  if (const ClaimedExchanges* claimed = ClaimedExchanges::of(comm);
+      claimed != nullptr && claimed->serves_blocking() &&
+      (collective != Collective::neighbor_alltoallv || claimed->graph()))
+    served_from_ = std::max(served_from_, static_cast<long>(always_staged_at_most) + 1);
+#endif
   if (collective != Collective::neighbor_alltoallv) {
     PMPI_Comm_size(comm, &send_entries_);
     recv_entries_ = send_entries_;
@@ -402,7 +412,7 @@ void ServedExchanges::consider_admission(const Votes& a, const void* sendbuf, vo
     share_rings();
     first_search(SearchKind::moving_buffers);
   }
-  const bool worth_it = a[unservable] == 0 && a[largest_block] >= settings_.min_bytes;
+  const bool worth_it = a[unservable] == 0 && a[largest_block] >= served_from_;
   if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
     look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
     return;

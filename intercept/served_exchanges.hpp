@@ -310,6 +310,11 @@ class ServedExchanges {
   unsigned small_counts_below_ = 0;
   MPI_Datatype derived_type_ = MPI_DATATYPE_NULL;  // the last receive type found not predefined
   InterceptConfig settings_;
+  // The smallest largest-block this path serves from its requests (the same
+  // on every rank): MPIX_INTERCEPT_MIN_BYTES, or, where the calls it passes
+  // on run claimed calls (claimed_exchanges.hpp), above the blocks those
+  // always stage.
+  long served_from_;
   ExchangePattern scratch_;  // the current call's, described in place
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made by set_up() (collective, agreed)
   MPIX_Comm* xcomm_ = nullptr;                   // over it

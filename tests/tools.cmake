@@ -116,6 +116,7 @@ if(TARGET bench_dropin)
   mpix_add_test(tool.bench_dropin_neighbor_sweep TARGET bench_dropin RANKS 3
     ARGS --collective neighbor --loop sweep --sizes 8,4096,4096,4096
     ENVIRONMENT "LD_PRELOAD=${dropin_preload}" MPIX_VERBOSE=1 MPIX_INTERCEPT_MIN_BYTES=1024 ${dropin_admit_at_once}
+      ${dropin_agreed_path}
     PASS "MPI_Neighbor_alltoallv: [0-9]+ calls, [1-9][0-9]* served.*bench_dropin: data ok|bench_dropin: data ok.*MPI_Neighbor_alltoallv: [0-9]+ calls, [1-9][0-9]* served"
     FAIL "WRONG")
   # MPI_Alltoall's blocks are one size on every rank: below the serving
@@ -145,6 +146,7 @@ if(TARGET bench_dropin)
   mpix_add_test(tool.bench_dropin_mpi_memory TARGET bench_dropin RANKS 2
     ARGS --memory mpi --loop application --sizes 4096,65536 --repeats 1
     ENVIRONMENT "LD_PRELOAD=${dropin_preload}" MPIX_VERBOSE=1 MPIX_INTERCEPT_MIN_BYTES=1024 ${dropin_admit_at_once}
+      ${dropin_agreed_path}
     PASS "MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served.*bench_dropin: data ok|bench_dropin: data ok.*MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served"
     FAIL "WRONG")
   mpix_add_tool_test(bench_dropin_missing_value "bench_dropin: option needs a value: --repeats" 2
