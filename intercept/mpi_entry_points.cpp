@@ -206,6 +206,35 @@ ServedExchanges* lookup_state(MPI_Comm comm, Collective collective) {
   return state;
 }
 
+// A call that passes straight through: to the MPI's own call where its
+// pattern went back to it (passes_to_mpi), else passed on (a claimed call
+// where the communicator is set up for them).
+inline int pass_on_alltoallv(const ServedExchanges* state, const void* sendbuf, const int sendcounts[],
+                             const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (state != nullptr && state->passes_to_mpi())
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  return unserved_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+inline int pass_on_neighbor_alltoallv(const ServedExchanges* state, const void* sendbuf, const int sendcounts[],
+                                      const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                      const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                      MPI_Comm comm) {
+  if (state != nullptr && state->passes_to_mpi())
+    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm);
+  return unserved_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                     comm);
+}
+
+inline int pass_on_alltoall(const ServedExchanges* state, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (state != nullptr && state->passes_to_mpi())
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return unserved_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
 // The drop-in's side of each entry point: the calls that are not known at
 // once to pass straight through (the state is not the last one, or the
 // call is near an agreement). Out of line, with the entry point's own
@@ -217,7 +246,8 @@ __attribute__((noinline)) int drop_in_alltoallv(const void* sendbuf, const int s
                                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::alltoallv);
   if (state == nullptr || state->passes_straight_through())
-    return unserved_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    return pass_on_alltoallv(state, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                             comm);
   InsideDropIn guard;
   return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
@@ -228,8 +258,8 @@ __attribute__((noinline)) int drop_in_neighbor_alltoallv(const void* sendbuf, co
                                                          MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::neighbor_alltoallv);
   if (state == nullptr || state->passes_straight_through())
-    return unserved_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                       recvtype, comm);
+    return pass_on_neighbor_alltoallv(state, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                      recvtype, comm);
   InsideDropIn guard;
   return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
@@ -238,7 +268,7 @@ __attribute__((noinline)) int drop_in_alltoall(const void* sendbuf, int sendcoun
                                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::alltoall);
   if (state == nullptr || state->passes_straight_through(recvcount, recvtype))
-    return unserved_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return pass_on_alltoall(state, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   InsideDropIn guard;
   return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
@@ -261,7 +291,8 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
     ServedExchanges* state = last_state(comm, Collective::alltoallv);
     if (state == nullptr || !state->passes_straight_through())
       return drop_in_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-    return unserved_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    return pass_on_alltoallv(state, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                             comm);
   }
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
@@ -274,8 +305,8 @@ extern "C" int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[
     if (state == nullptr || !state->passes_straight_through())
       return drop_in_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                         recvtype, comm);
-    return unserved_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                       recvtype, comm);
+    return pass_on_neighbor_alltoallv(state, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                      recvtype, comm);
   }
   return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                  comm);
@@ -287,7 +318,7 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
     ServedExchanges* state = last_state(comm, Collective::alltoall);
     if (state == nullptr || !state->passes_straight_through(recvcount, recvtype))
       return drop_in_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return unserved_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return pass_on_alltoall(state, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

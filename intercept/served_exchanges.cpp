@@ -335,8 +335,10 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   }
   settings_agreed_ = true;
   if (missed_slot_ >= 0) priced_miss(a);
+  back_on_mpi_ = false;
   for (std::size_t slot = 0; slot < entries_.size(); ++slot)
     if (a[slots + slot] == 0) {
+      back_on_mpi_ = entries_[slot].pass_through;
       const int rc =
           serve(entries_[slot], sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
       carry_next(static_cast<int>(slot));
@@ -449,6 +451,9 @@ int ServedExchanges::pass_through(const void* sendbuf, const int sendcounts[], c
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype) {
   // MPI_Alltoall: the call's own counts (call_uniform).
+  if (back_on_mpi_)
+    return mpi_own_call(collective_, comm_, {sendbuf, sendcounts, sdispls, uniform_send_.count, sendtype},
+                        {recvbuf, recvcounts, rdispls, uniform_recv_.count, recvtype});
   switch (collective_) {
     case Collective::alltoall:
       return unserved_alltoall(sendbuf, uniform_send_.count, sendtype, recvbuf, uniform_recv_.count, recvtype, comm_);
@@ -507,6 +512,7 @@ int ServedExchanges::run_request(Entry& entry, const void* sendbuf, void* recvbu
       is_mpi_own_call(entry.as_alltoall ? Collective::alltoall : collective_,
                       std::string_view(running, static_cast<std::size_t>(length)))) {
     entry.pass_through = true;
+    back_on_mpi_ = true;
     ++counters_.returned;
     MPIX_Request_free(&entry.request);
     look_again_unless_serving();

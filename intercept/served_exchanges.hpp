@@ -97,10 +97,16 @@ class ServedExchanges {
   bool passes_straight_through(int recvcount, MPI_Datatype recvtype) {
     if (recvtype == small_type_ && static_cast<unsigned>(recvcount) < small_counts_below_) {
       ++counters_.calls;
+      back_on_mpi_ = false;  // no pattern this small is cached (every rank's call is this small)
       return true;
     }
     return passes_straight_through();
   }
+  // Where a call that passes straight through goes: the MPI's own call
+  // while the last agreement found its pattern gone back to it (the
+  // pattern's search found the MPI's own call fastest, and raced no claimed
+  // call); otherwise it is passed on (unserved_alltoallv and kin).
+  bool passes_to_mpi() const { return back_on_mpi_; }
   // One call of the collective on the communicator that does not pass
   // straight through: served, or passed to MPI's own (PMPI_). Returns its
   // MPI error code, raised on the communicator's error handler as MPI's
@@ -323,6 +329,7 @@ class ServedExchanges {
   // happen at agreed calls, so slot i is the same exchange on every rank.
   std::vector<Entry> entries_;
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
+  bool back_on_mpi_ = false;    // agreed: the last agreed call's pattern went back to MPI (passes_to_mpi)
   bool agreement_set_up_ = false;  // set_up_agreement() ran (agreed)
   bool rings_shared_ = false;   // share_rings() ran (agreed)
   std::array<bool, search_kinds> first_search_done_{};  // first_search(kind) ran (agreed)
