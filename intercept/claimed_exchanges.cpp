@@ -162,7 +162,7 @@ void ClaimedExchanges::set_up(MPI_Comm comm, const char* made_by) {
     report_refusal(comm, made_by, "a rank lists a neighbour more than once", "MPI_Ineighbor_alltoallv calls go");
   }
   auto* state = new ClaimedExchanges(comm, library_comm, xcomm, std::move(calls), std::move(graph),
-                                         settings.blocking == BlockingPath::claimed);
+                                     settings.blocking == BlockingPath::claimed);
   for (; reserved > 0; --reserved) state->add_shot();
   state->setup_seconds_ = MPI_Wtime() - begin;
   std::call_once(keyvals_made, [] {
@@ -202,7 +202,7 @@ void ClaimedExchanges::free_all() {
 }
 
 ClaimedExchanges::ClaimedExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm,
-                                           std::unique_ptr<ClaimedCalls> calls, Graph graph, bool serves_blocking)
+                                   std::unique_ptr<ClaimedCalls> calls, Graph graph, bool serves_blocking)
     : comm_(comm),
       library_comm_(library_comm),
       xcomm_(xcomm),
@@ -323,7 +323,7 @@ bool buffers_valid(const void* sendbuf, const void* recvbuf) {
 }  // namespace
 
 bool ClaimedExchanges::servable(const void* sendbuf, const int sendcounts[], const int sdispls[], const void* recvbuf,
-                                    const int recvcounts[], const int rdispls[]) const {
+                                const int recvcounts[], const int rdispls[]) const {
   return buffers_valid(sendbuf, recvbuf) && counts_valid(size_, sendcounts, sendbuf) &&
          counts_valid(size_, recvcounts, recvbuf) && sdispls != nullptr && rdispls != nullptr;
 }
@@ -334,7 +334,7 @@ bool ClaimedExchanges::servable(const void* sendbuf, int sendcount, const void* 
 }
 
 bool ClaimedExchanges::servable_on_graph(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                             const void* recvbuf, const int recvcounts[], const int rdispls[]) const {
+                                         const void* recvbuf, const int recvcounts[], const int rdispls[]) const {
   return graph() && buffers_valid(sendbuf, recvbuf) &&
          (outdegree() == 0 || (counts_valid(outdegree(), sendcounts, sendbuf) && sdispls != nullptr)) &&
          (indegree() == 0 || (counts_valid(indegree(), recvcounts, recvbuf) && rdispls != nullptr));
@@ -348,7 +348,7 @@ MPI_Aint ClaimedExchanges::Direction::displ(int k) const {
 }
 
 char* ClaimedExchanges::describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
-                                     std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks) {
+                                 std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks) {
   const DatatypeLayout layout = DatatypeLayout::of(d.type, argument);
   for (ClaimedCalls::Block& b : blocks) b = {0, 0};
   if (layout.contiguous) {
@@ -378,8 +378,7 @@ char* ClaimedExchanges::describe(const Direction& d, const char* argument, bool 
   return packed.data();
 }
 
-int ClaimedExchanges::issue(const char* function, const Direction& send, const Direction& recv,
-                                MPI_Request* request) {
+int ClaimedExchanges::issue(const char* function, const Direction& send, const Direction& recv, MPI_Request* request) {
   try {
     Shot& shot = free_shot();
     const char* send_base = describe(send, "sendtype", true, shot.send_packed, packed_at_, send_blocks_);
@@ -406,7 +405,7 @@ bool ClaimedExchanges::Shot::progress() {
 }
 
 void ClaimedExchanges::unpack(const Direction& recv, const std::vector<char>& packed,
-                                  const std::vector<MPI_Count>& packed_at) const {
+                              const std::vector<MPI_Count>& packed_at) const {
   const DatatypeLayout layout = DatatypeLayout::of(recv.type, "recvtype");
   const auto total = static_cast<MPI_Count>(packed.size() - 1);
   for (int k = 0; k < recv.blocks; ++k) {
@@ -435,16 +434,16 @@ int ClaimedExchanges::run(const char* function, const Direction& send, const Dir
 }
 
 int ClaimedExchanges::ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                     MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                     const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
+                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ialltoallv_;
   return issue("MPI_Ialltoallv",
                {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_},
                {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_}, request);
 }
 
-int ClaimedExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                    int recvcount, MPI_Datatype recvtype, MPI_Request* request) {
+int ClaimedExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ialltoall_;
   return issue("MPI_Ialltoall",
                {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_},
@@ -452,8 +451,8 @@ int ClaimedExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Datatype
 }
 
 int ClaimedExchanges::ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                              const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
+                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                          const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
   ++served_ineighbor_alltoallv_;
   return issue("MPI_Ineighbor_alltoallv",
                {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype,
@@ -462,17 +461,16 @@ int ClaimedExchanges::ineighbor_alltoallv(const void* sendbuf, const int sendcou
                request);
 }
 
-int ClaimedExchanges::alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                    MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                                    MPI_Datatype recvtype) {
+int ClaimedExchanges::alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype) {
   ++served_alltoallv_;
   return run("MPI_Alltoallv",
              {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_},
              {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_});
 }
 
-int ClaimedExchanges::alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                   int recvcount, MPI_Datatype recvtype) {
+int ClaimedExchanges::alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype) {
   ++served_alltoall_;
   return run("MPI_Alltoall",
              {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_},
@@ -480,8 +478,8 @@ int ClaimedExchanges::alltoall(const void* sendbuf, int sendcount, MPI_Datatype 
 }
 
 int ClaimedExchanges::neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                             MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                             const int rdispls[], MPI_Datatype recvtype) {
+                                         MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                         const int rdispls[], MPI_Datatype recvtype) {
   ++served_neighbor_alltoallv_;
   return run("MPI_Neighbor_alltoallv",
              {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype,
@@ -510,7 +508,8 @@ extern "C" int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const
                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   ClaimedExchanges* state = inside_drop_in ? nullptr : ClaimedExchanges::of(comm);
-  if (state == nullptr || request == nullptr || !state->servable(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls))
+  if (state == nullptr || request == nullptr ||
+      !state->servable(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls))
     return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
                            request);
   InsideDropIn guard;

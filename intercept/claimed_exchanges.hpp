@@ -181,7 +181,7 @@ class ClaimedExchanges {
     static Graph of(MPI_Comm comm);  // local; served where comm has a distributed graph
   };
   ClaimedExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Comm* xcomm, std::unique_ptr<ClaimedCalls> calls,
-                       Graph graph, bool serves_blocking);
+                   Graph graph, bool serves_blocking);
   // A shot whose last completion was reported: the first, or a new one
   // (its proxy made and entered in the table).
   Shot& free_shot();

@@ -59,10 +59,12 @@ const std::vector<VariableSpec>& intercept_variables() {
      "MPI_Dist_graph_create). off passes them to the MPI's own.",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().nonblocking = parse_on_off(v); }},
     {"MPIX_INTERCEPT_BLOCKING", "enum", "claimed", "claimed|agreed",
-     "Drop-in: who serves MPI_Alltoallv, MPI_Alltoall and MPI_Neighbor_alltoallv on a communicator set up "
-     "for the nonblocking exchanges (MPIX_INTERCEPT_NONBLOCKING): claimed runs every call as the nonblocking "
-     "ones run, with no agreement and no search; agreed serves them as on every other communicator (repeated "
-     "exchanges, agreed, from the library's persistent requests).",
+     "Drop-in: what runs the MPI_Alltoallv, MPI_Alltoall and MPI_Neighbor_alltoallv calls that the agreed "
+     "path (repeated exchanges, agreed, served from the library's persistent requests) passes on, on a "
+     "communicator set up for the nonblocking exchanges (MPIX_INTERCEPT_NONBLOCKING): claimed runs them as "
+     "the nonblocking ones run, with no agreement, and leaves them every block up to the 16 KiB they stage "
+     "(but patterns whose search found the MPI's own call fastest, and MPI_Alltoall blocks above 16 KiB, "
+     "which go to the MPI's own); agreed passes them to the MPI's own, as on every other communicator.",
      [](std::string_view v, Config& c) {
        c.section<InterceptConfig>().blocking =
            parse_choice<BlockingPath>(v, {{"claimed", BlockingPath::claimed}, {"agreed", BlockingPath::agreed}});
