@@ -1,7 +1,5 @@
 #include "intercept/claimed_exchanges.hpp"
 
-#include <sched.h>
-
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -249,12 +247,14 @@ ClaimedExchanges::~ClaimedExchanges() {
                  "mpix-rma intercept: communicator '%s' of %d ranks, claimed calls: %ld MPI_Ialltoallv, "
                  "%ld MPI_Ialltoall and %ld MPI_Ineighbor_alltoallv calls served; %ld MPI_Alltoallv, %ld "
                  "MPI_Alltoall and %ld MPI_Neighbor_alltoallv calls the agreed path passed on (set-up %.2f ms)\n",
-                 name, size_, served_ialltoallv_, served_ialltoall_, served_ineighbor_alltoallv_, served_alltoallv_,
-                 served_alltoall_, served_neighbor_alltoallv_, 1e3 * setup_seconds_);
+                 name, size_, alltoallv_.nonblocking_calls, alltoall_.nonblocking_calls,
+                 neighbor_alltoallv_.nonblocking_calls, alltoallv_.blocking_calls, alltoall_.blocking_calls,
+                 neighbor_alltoallv_.blocking_calls, 1e3 * setup_seconds_);
   }
-  if (served_ialltoallv_ + served_ialltoall_ + served_ineighbor_alltoallv_ + served_alltoallv_ + served_alltoall_ +
-          served_neighbor_alltoallv_ ==
-      0)
+  long calls = 0;
+  for (const Served* served : {&alltoallv_, &alltoall_, &neighbor_alltoallv_})
+    calls += served->nonblocking_calls + served->blocking_calls;
+  if (calls == 0)
     unused_set_ups.fetch_add(1, std::memory_order_relaxed);
   for (std::unique_ptr<Shot>& shot : shots_) {
     // A call still in flight (the communicator freed before its
@@ -263,8 +263,10 @@ ClaimedExchanges::~ClaimedExchanges() {
     // program holds it), which completes at once from now on.
     const bool in_flight = shot->entry->active;
     try {
-      for (unsigned polls = 0; in_flight && !shot->entry->finished && !shot->progress();)
-        if (++polls > 64) sched_yield();
+      if (in_flight && !shot->entry->finished) {
+        calls_->wait(shot->number);
+        shot->progress();  // its unpacking
+      }
     } catch (const Error&) {
       // Its error was the peer's too; nothing more moves.
     }
@@ -433,58 +435,39 @@ int ClaimedExchanges::run(const char* function, const Direction& send, const Dir
   }
 }
 
-int ClaimedExchanges::ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                                 MPI_Datatype recvtype, MPI_Request* request) {
-  ++served_ialltoallv_;
-  return issue("MPI_Ialltoallv",
-               {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_},
-               {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_}, request);
-}
-
-int ClaimedExchanges::ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                MPI_Datatype recvtype, MPI_Request* request) {
-  ++served_ialltoall_;
-  return issue("MPI_Ialltoall",
-               {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_},
-               {static_cast<char*>(recvbuf), nullptr, nullptr, recvcount, recvtype, nullptr, size_}, request);
-}
-
-int ClaimedExchanges::ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                          const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
-  ++served_ineighbor_alltoallv_;
-  return issue("MPI_Ineighbor_alltoallv",
-               {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype,
-                graph_.destinations.data(), outdegree()},
-               {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, graph_.sources.data(), indegree()},
-               request);
+int ClaimedExchanges::exchange(Served& served, const Direction& send, const Direction& recv, MPI_Request* request) {
+  if (request == nullptr) {
+    ++served.blocking_calls;
+    return run(served.blocking, send, recv);
+  }
+  ++served.nonblocking_calls;
+  return issue(served.nonblocking, send, recv, request);
 }
 
 int ClaimedExchanges::alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype) {
-  ++served_alltoallv_;
-  return run("MPI_Alltoallv",
-             {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_},
-             {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_});
+                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Request* request) {
+  return exchange(alltoallv_,
+                  {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype, nullptr, size_},
+                  {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, nullptr, size_}, request);
 }
 
 int ClaimedExchanges::alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                               MPI_Datatype recvtype) {
-  ++served_alltoall_;
-  return run("MPI_Alltoall",
-             {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_},
-             {static_cast<char*>(recvbuf), nullptr, nullptr, recvcount, recvtype, nullptr, size_});
+                               MPI_Datatype recvtype, MPI_Request* request) {
+  return exchange(
+      alltoall_,
+      {static_cast<char*>(const_cast<void*>(sendbuf)), nullptr, nullptr, sendcount, sendtype, nullptr, size_},
+      {static_cast<char*>(recvbuf), nullptr, nullptr, recvcount, recvtype, nullptr, size_}, request);
 }
 
 int ClaimedExchanges::neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                         const int rdispls[], MPI_Datatype recvtype) {
-  ++served_neighbor_alltoallv_;
-  return run("MPI_Neighbor_alltoallv",
-             {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype,
-              graph_.destinations.data(), outdegree()},
-             {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, graph_.sources.data(), indegree()});
+                                         const int rdispls[], MPI_Datatype recvtype, MPI_Request* request) {
+  return exchange(neighbor_alltoallv_,
+                  {static_cast<char*>(const_cast<void*>(sendbuf)), sendcounts, sdispls, 0, sendtype,
+                   graph_.destinations.data(), outdegree()},
+                  {static_cast<char*>(recvbuf), recvcounts, rdispls, 0, recvtype, graph_.sources.data(), indegree()},
+                  request);
 }
 
 }  // namespace mpix::intercept
@@ -513,7 +496,7 @@ extern "C" int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const
     return PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
                            request);
   InsideDropIn guard;
-  return state->ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request);
+  return state->alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, request);
 }
 
 extern "C" int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -522,7 +505,7 @@ extern "C" int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype se
   if (state == nullptr || request == nullptr || !state->servable(sendbuf, sendcount, recvbuf, recvcount))
     return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   InsideDropIn guard;
-  return state->ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request);
+  return state->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, request);
 }
 
 extern "C" int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -535,8 +518,8 @@ extern "C" int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts
     return PMPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                     comm, request);
   InsideDropIn guard;
-  return state->ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                    request);
+  return state->neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   request);
 }
 
 namespace mpix::intercept {
@@ -549,7 +532,7 @@ int unserved_alltoallv(const void* sendbuf, const int sendcounts[], const int sd
       !state->servable(sendbuf, sendcounts, sdispls, recvbuf, recvcounts, rdispls))
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   InsideDropIn guard;
-  return state->alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  return state->alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, nullptr);
 }
 
 int unserved_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
@@ -565,7 +548,7 @@ int unserved_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
       static_cast<long long>(recvcount) * type_bytes > static_cast<long long>(always_staged_at_most))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   InsideDropIn guard;
-  return state->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+  return state->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr);
 }
 
 int unserved_neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -577,7 +560,8 @@ int unserved_neighbor_alltoallv(const void* sendbuf, const int sendcounts[], con
     return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                    comm);
   InsideDropIn guard;
-  return state->neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
+  return state->neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   nullptr);
 }
 
 }  // namespace mpix::intercept

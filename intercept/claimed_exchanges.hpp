@@ -107,24 +107,18 @@ class ClaimedExchanges {
 
   ~ClaimedExchanges();
 
-  // The served calls; their MPI error code, raised on the communicator's
-  // error handler as MPI's call would.
-  int ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                 void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                 MPI_Request* request);
-  int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                MPI_Datatype recvtype, MPI_Request* request);
-  // On a distributed graph only (graph()).
-  int ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                          void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                          MPI_Request* request);
-  // The blocking calls, served by the same protocol: complete at return.
+  // The served calls: nonblocking, the program getting *request, or, with
+  // request nullptr, blocking (complete at return). Their MPI error code,
+  // raised on the communicator's error handler as MPI's call would.
   int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                MPI_Request* request);
   int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-               MPI_Datatype recvtype);
+               MPI_Datatype recvtype, MPI_Request* request);
+  // On a distributed graph only (graph()).
   int neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype);
+                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Request* request);
   // Whether this state serves the blocking calls too (MPIX_INTERCEPT_BLOCKING,
   // the same on every rank).
   bool serves_blocking() const { return serves_blocking_; }
@@ -192,6 +186,17 @@ class ClaimedExchanges {
   // counted from.
   char* describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
                  std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks);
+  // One collective's names, nonblocking and blocking, and its calls served
+  // in each form (the report's).
+  struct Served {
+    const char* nonblocking;
+    const char* blocking;
+    long nonblocking_calls = 0, blocking_calls = 0;
+  };
+  // A call of that collective: issue() where the program gets a request,
+  // run() where request is nullptr; counted in served.
+  int exchange(Served& served, const Direction& send, const Direction& recv, MPI_Request* request);
+  // A nonblocking call: started, its proxy the program's.
   int issue(const char* function, const Direction& send, const Direction& recv, MPI_Request* request);
   // A blocking call: started, then progressed to its completion.
   int run(const char* function, const Direction& send, const Direction& recv);
@@ -213,8 +218,8 @@ class ClaimedExchanges {
   // A blocking call's packed blocks (issue() keeps a shot's in the shot).
   std::vector<char> send_packed_, recv_packed_;
   std::vector<MPI_Count> recv_packed_at_;
-  long served_ialltoallv_ = 0, served_ialltoall_ = 0, served_ineighbor_alltoallv_ = 0;
-  long served_alltoallv_ = 0, served_alltoall_ = 0, served_neighbor_alltoallv_ = 0;
+  Served alltoallv_{"MPI_Ialltoallv", "MPI_Alltoallv"}, alltoall_{"MPI_Ialltoall", "MPI_Alltoall"},
+      neighbor_alltoallv_{"MPI_Ineighbor_alltoallv", "MPI_Neighbor_alltoallv"};
   double setup_seconds_ = 0;
 };
 

@@ -174,8 +174,8 @@ const char* first_row(Collective collective, Wanted wanted) {
 }
 
 // The collective's library row that keeps MPI's progress rule and is not
-// the MPI's own call, or nullptr.
-const char* progress_rule_row(Collective collective) {
+// the MPI's own call, or nullptr (only MPI-4's persistent inits ask).
+[[maybe_unused]] const char* progress_rule_row(Collective collective) {
   return first_row(collective, [](const char*, int capabilities) {
     return (capabilities & MPIX_ALGORITHM_MPI_PROGRESS) != 0 &&
            (capabilities & (MPIX_ALGORITHM_MPI_BASELINE | MPIX_ALGORITHM_MPI_PERSISTENT)) == 0;
