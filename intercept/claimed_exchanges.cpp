@@ -114,12 +114,8 @@ void ClaimedExchanges::set_up(MPI_Comm comm, const char* made_by) {
     if (reserved < ClaimedCalls::slots) refusal = no_room;
   }
   const auto settings_hash = static_cast<std::int64_t>(fingerprint(settings));
-  // A distributed graph's neighbourhood calls are served where no rank
-  // lists a neighbour twice: several blocks between two ranks would go
-  // packed, a copy more each way than the MPI makes.
-  Graph graph = Graph::of(comm);
-  std::int64_t votes[4] = {refusal, settings_hash, -settings_hash, graph.repeats};
-  const int rc = PMPI_Allreduce(MPI_IN_PLACE, votes, 4, MPI_INT64_T, MPI_MAX, comm);
+  std::int64_t votes[3] = {refusal, settings_hash, -settings_hash};
+  const int rc = PMPI_Allreduce(MPI_IN_PLACE, votes, 3, MPI_INT64_T, MPI_MAX, comm);
   const auto refuse = [&](const std::string& why) {
     for (; reserved > 0; --reserved) release_served_request();
     report_refusal(comm, made_by, why);
@@ -155,11 +151,7 @@ void ClaimedExchanges::set_up(MPI_Comm comm, const char* made_by) {
     PMPI_Comm_free(&library_comm);
     return refuse(why);
   }
-  if (graph.served && votes[3] != 0) {
-    graph = {};
-    report_refusal(comm, made_by, "a rank lists a neighbour more than once", "MPI_Ineighbor_alltoallv calls go");
-  }
-  auto* state = new ClaimedExchanges(comm, library_comm, xcomm, std::move(calls), std::move(graph),
+  auto* state = new ClaimedExchanges(comm, library_comm, xcomm, std::move(calls), Graph::of(comm),
                                      settings.blocking == BlockingPath::claimed);
   for (; reserved > 0; --reserved) state->add_shot();
   state->setup_seconds_ = MPI_Wtime() - begin;
@@ -210,14 +202,14 @@ ClaimedExchanges::ClaimedExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Co
   PMPI_Comm_size(comm, &size_);
   send_blocks_.resize(static_cast<std::size_t>(size_));
   recv_blocks_.resize(static_cast<std::size_t>(size_));
+  packing_at_.resize(static_cast<std::size_t>(size_));
 }
 
 ClaimedExchanges::Graph ClaimedExchanges::Graph::of(MPI_Comm comm) {
   Graph graph;
-  int topology = MPI_UNDEFINED, indegree = 0, outdegree = 0, weighted = 0, size = 0;
+  int topology = MPI_UNDEFINED, indegree = 0, outdegree = 0, weighted = 0;
   if (PMPI_Topo_test(comm, &topology) != MPI_SUCCESS || topology != MPI_DIST_GRAPH ||
-      PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted) != MPI_SUCCESS ||
-      PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+      PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted) != MPI_SUCCESS)
     return graph;
   graph.sources.resize(static_cast<std::size_t>(indegree));
   graph.destinations.resize(static_cast<std::size_t>(outdegree));
@@ -225,13 +217,6 @@ ClaimedExchanges::Graph ClaimedExchanges::Graph::of(MPI_Comm comm) {
   if (PMPI_Dist_graph_neighbors(comm, indegree, graph.sources.data(), source_weights.data(), outdegree,
                                 graph.destinations.data(), destination_weights.data()) != MPI_SUCCESS)
     return {};
-  const auto repeats = [size](const std::vector<int>& ranks) {
-    std::vector<char> seen(static_cast<std::size_t>(size), 0);
-    for (int r : ranks)
-      if (seen[static_cast<std::size_t>(r)]++) return true;
-    return false;
-  };
-  graph.repeats = repeats(graph.sources) || repeats(graph.destinations);
   graph.served = true;
   return graph;
 }
@@ -353,29 +338,49 @@ char* ClaimedExchanges::describe(const Direction& d, const char* argument, bool 
                                  std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks) {
   const DatatypeLayout layout = DatatypeLayout::of(d.type, argument);
   for (ClaimedCalls::Block& b : blocks) b = {0, 0};
-  if (layout.contiguous) {
-    for (int k = 0; k < d.blocks; ++k)
-      blocks[static_cast<std::size_t>(d.rank(k))] = {d.displ(k) * layout.extent,
-                                                     static_cast<std::size_t>(d.count(k) * layout.size)};
-    return d.buffer;
+  // A rank listed more than once (a graph's repeated neighbour) gets one
+  // block, its segments in the order listed: MPI matches the k-th message
+  // between two ranks with the k-th (non-overtaking), so the sender's
+  // segments, end to end, are the receiver's. Where they lie end to end
+  // in the buffer already (a ring of two ranks, with consecutive
+  // displacements), the block is read in place.
+  bool in_place = layout.contiguous;
+  for (int k = 0; k < d.blocks && in_place; ++k) {
+    ClaimedCalls::Block& b = blocks[static_cast<std::size_t>(d.rank(k))];
+    const MPI_Aint offset = d.displ(k) * layout.extent;
+    const auto bytes = static_cast<std::size_t>(d.count(k) * layout.size);
+    if (b.bytes == 0)
+      b = {offset, bytes};
+    else if (bytes > 0 && offset == b.offset + static_cast<MPI_Aint>(b.bytes))
+      b.bytes += bytes;
+    else if (bytes > 0)
+      in_place = false;
   }
-  // Packed, one block after another; sent blocks packed now, received
-  // ones unpacked at completion (Shot::progress, from packed_at).
+  if (in_place) return d.buffer;
+  // Packed, each rank's segments end to end, ranks in order; sent blocks
+  // packed now, received ones unpacked at completion (Shot::progress, from
+  // packed_at).
+  for (ClaimedCalls::Block& b : blocks) b = {0, 0};
+  for (int k = 0; k < d.blocks; ++k)
+    blocks[static_cast<std::size_t>(d.rank(k))].bytes += static_cast<std::size_t>(d.count(k) * layout.size);
   MPI_Count total = 0;
-  for (int k = 0; k < d.blocks; ++k) total += d.count(k) * layout.size;
+  for (std::size_t r = 0; r < blocks.size(); ++r) {
+    blocks[r].offset = static_cast<MPI_Aint>(total);
+    packing_at_[r] = total;
+    total += static_cast<MPI_Count>(blocks[r].bytes);
+  }
   packed.resize(static_cast<std::size_t>(total) + 1);  // never empty: a base to count from
   packed_at.resize(static_cast<std::size_t>(d.blocks));
-  MPI_Count position = 0;
   for (int k = 0; k < d.blocks; ++k) {
-    const MPI_Count at = position, bytes = d.count(k) * layout.size;
-    packed_at[static_cast<std::size_t>(k)] = at;
-    if (send && bytes > 0) {
+    MPI_Count& next = packing_at_[static_cast<std::size_t>(d.rank(k))];
+    MPI_Count position = next;
+    packed_at[static_cast<std::size_t>(k)] = position;
+    next += d.count(k) * layout.size;
+    if (send && d.count(k) > 0) {
       const int rc = PMPI_Pack_c(d.buffer + d.displ(k) * layout.extent, d.count(k), d.type, packed.data(), total,
                                  &position, library_comm_);
       if (rc != MPI_SUCCESS) throw Error(rc, std::string("packing the blocks of ") + argument + " failed");
     }
-    position = at + bytes;
-    blocks[static_cast<std::size_t>(d.rank(k))] = {static_cast<MPI_Aint>(at), static_cast<std::size_t>(bytes)};
   }
   return packed.data();
 }

@@ -30,8 +30,9 @@
 //
 // Protocol of a served call: the blocks described in bytes, one per peer
 // each way (a datatype that is not plain bytes packed into the call's own
-// buffer, and its received blocks unpacked at completion; a graph on which
-// a rank lists a neighbour twice keeps the MPI's neighbourhood calls), and
+// buffer, and its received blocks unpacked at completion; on a graph that
+// lists a neighbour twice, its segments end to end, in the order listed,
+// as MPI matches them), and
 // the claimed call started. A nonblocking call gives the program a handle
 // of the MPI's own (a proxy, served_requests.hpp) that every completion
 // call polls; the completion that reports it leaves MPI_REQUEST_NULL, as
@@ -147,7 +148,7 @@ class ClaimedExchanges {
     const int* displs = nullptr;
     int uniform_count = 0;
     MPI_Datatype type = MPI_DATATYPE_NULL;
-    const int* ranks = nullptr;  // nullptr: block k is rank k's; no rank twice
+    const int* ranks = nullptr;  // nullptr: block k is rank k's; a rank may be listed more than once
     int blocks = 0;
     MPI_Count count(int k) const;
     MPI_Aint displ(int k) const;
@@ -169,8 +170,7 @@ class ClaimedExchanges {
 
   // A distributed graph's neighbours, in the order of its calls' blocks.
   struct Graph {
-    bool served = false;   // a distributed graph whose neighbourhood calls are served
-    bool repeats = false;  // this rank lists a neighbour more than once
+    bool served = false;  // a distributed graph whose neighbourhood calls are served
     std::vector<int> sources, destinations;
     static Graph of(MPI_Comm comm);  // local; served where comm has a distributed graph
   };
@@ -182,8 +182,8 @@ class ClaimedExchanges {
   bool add_shot();
   // Describes one direction of a call in bytes, one block per rank
   // (blocks), packing its blocks into packed where its type is not plain
-  // bytes (where each is: packed_at); returns the base the blocks are
-  // counted from.
+  // bytes or a rank's segments do not lie end to end (where each is:
+  // packed_at); returns the base the blocks are counted from.
   char* describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
                  std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks);
   // One collective's names, nonblocking and blocking, and its calls served
@@ -215,6 +215,7 @@ class ClaimedExchanges {
   // The current call's (issue()).
   std::vector<ClaimedCalls::Block> send_blocks_, recv_blocks_;
   std::vector<MPI_Count> packed_at_;
+  std::vector<MPI_Count> packing_at_;  // per rank, where describe() packs its next segment
   // A blocking call's packed blocks (issue() keeps a shot's in the shot).
   std::vector<char> send_packed_, recv_packed_;
   std::vector<MPI_Count> recv_packed_at_;

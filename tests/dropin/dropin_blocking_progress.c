@@ -74,14 +74,13 @@ static void exchange(int form, MPI_Comm comm, MPI_Comm ring, Buffers *b, int it)
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
-    MPI_Comm comm, ring = MPI_COMM_NULL;
+    MPI_Comm comm, ring;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_name(comm, "serve:blocking progress");
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
-    /* The ring's neighbourhood call from 3 ranks, where it repeats no
-     * neighbour (at 2 ranks the drop-in leaves it to the MPI). */
-    if (size_ >= 3) {
+    /* The ring's neighbourhood call (at 2 ranks it lists its one peer twice). */
+    {
         const int sources[2] = {(rank_ + size_ - 1) % size_, (rank_ + 1) % size_};
         const int weights[2] = {1, 1};
         MPI_Dist_graph_create_adjacent(comm, 2, sources, weights, 2, sources, weights, MPI_INFO_NULL, 0, &ring);
@@ -93,7 +92,7 @@ int main(int argc, char **argv) {
     int *message = malloc(sizeof(int) * message_ints);
     const int partner = rank_ % 2 == 0 ? rank_ + 1 : rank_ - 1;
     const int paired = partner < size_;
-    for (int form = 0; form < (size_ >= 3 ? 3 : 2); ++form)
+    for (int form = 0; form < 3; ++form)
         for (int it = 0; it < iterations; ++it) {
             iteration = it;
             if (paired && rank_ % 2 == 0) {
@@ -115,7 +114,7 @@ int main(int argc, char **argv) {
     alarm(0);
     free(message);
     release(&b);
-    if (ring != MPI_COMM_NULL) MPI_Comm_free(&ring);
+    MPI_Comm_free(&ring);
     MPI_Comm_free(&comm);
     int wrong_anywhere = 0;
     MPI_Reduce(&wrong, &wrong_anywhere, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
