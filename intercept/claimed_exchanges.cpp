@@ -603,6 +603,29 @@ extern "C" int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm
   return set_up_after(PMPI_Comm_create(comm, group, newcomm), newcomm, "MPI_Comm_create");
 }
 
+extern "C" int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  return set_up_after(PMPI_Comm_create_group(comm, group, tag, newcomm), newcomm, "MPI_Comm_create_group");
+}
+
+extern "C" int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
+  return set_up_after(PMPI_Intercomm_merge(intercomm, high, newintracomm), newintracomm, "MPI_Intercomm_merge");
+}
+
+extern "C" int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+                               MPI_Comm* comm_cart) {
+  return set_up_after(PMPI_Cart_create(comm, ndims, dims, periods, reorder, comm_cart), comm_cart, "MPI_Cart_create");
+}
+
+extern "C" int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
+  return set_up_after(PMPI_Cart_sub(comm, remain_dims, newcomm), newcomm, "MPI_Cart_sub");
+}
+
+extern "C" int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
+                                MPI_Comm* comm_graph) {
+  return set_up_after(PMPI_Graph_create(comm, nnodes, index, edges, reorder, comm_graph), comm_graph,
+                      "MPI_Graph_create");
+}
+
 extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
                                               const int sourceweights[], int outdegree, const int destinations[],
                                               const int destweights[], MPI_Info info, int reorder,

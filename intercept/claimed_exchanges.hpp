@@ -20,13 +20,16 @@
 // would wait for ever. So the decision is made once, collectively, where
 // MPI already blocks every rank of the communicator: its constructor
 // (MPI_Comm_dup, MPI_Comm_dup_with_info, MPI_Comm_split,
-// MPI_Comm_split_type, MPI_Comm_create, MPI_Dist_graph_create_adjacent,
-// MPI_Dist_graph_create), or MPI_Init and MPI_Init_thread for
+// MPI_Comm_split_type, MPI_Comm_create, MPI_Comm_create_group,
+// MPI_Intercomm_merge, MPI_Cart_create, MPI_Cart_sub, MPI_Graph_create,
+// MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create), or MPI_Init and
+// MPI_Init_thread for
 // MPI_COMM_WORLD. There every rank votes (the drop-in on, the same
 // settings, MPIX_INTERCEPT_NONBLOCKING on, room for one more); the library
 // communicator and the boards are made; and every rank learns the same
-// outcome. A communicator made otherwise (MPI_Comm_idup, an
-// intercommunicator, one spanning nodes) keeps the MPI's own calls.
+// outcome. A communicator made otherwise (MPI_Comm_idup, which blocks
+// no rank, an intercommunicator, one spanning nodes) keeps the MPI's own
+// calls.
 //
 // Protocol of a served call: the blocks described in bytes, one per peer
 // each way (a datatype that is not plain bytes packed into the call's own

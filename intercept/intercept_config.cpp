@@ -55,8 +55,9 @@ const std::vector<VariableSpec>& intercept_variables() {
      "communicators whose ranks share one node, every call, each rank copying its blocks with the others' as "
      "they arrive (no agreement at the call, as MPI makes it local); the choice is made once per communicator, "
      "collectively, where it is made (MPI_Init for MPI_COMM_WORLD, MPI_Comm_dup, MPI_Comm_dup_with_info, "
-     "MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create, MPI_Dist_graph_create_adjacent, "
-     "MPI_Dist_graph_create). off passes them to the MPI's own.",
+     "MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create, MPI_Comm_create_group, MPI_Intercomm_merge, "
+     "MPI_Cart_create, MPI_Cart_sub, MPI_Graph_create, MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create). "
+     "off passes them to the MPI's own.",
      [](std::string_view v, Config& c) { c.section<InterceptConfig>().nonblocking = parse_on_off(v); }},
     {"MPIX_INTERCEPT_BLOCKING", "enum", "claimed", "claimed|agreed",
      "Drop-in: what runs the MPI_Alltoallv, MPI_Alltoall and MPI_Neighbor_alltoallv calls that the agreed "

@@ -258,6 +258,22 @@ else()
 endif()
 mpix_add_test(dropin.nonblocking TARGET dropin_nonblocking RANKS 2 3 4 ENVIRONMENT "${nonblocking_env}"
   PASS "${pass}" FAIL "WRONG")
+# The other constructors that set a communicator up for the claimed
+# calls: MPI_Comm_create_group, MPI_Cart_create, MPI_Cart_sub,
+# MPI_Graph_create, MPI_Intercomm_merge, each communicator's MPI_Ialltoallv
+# calls checked and (MPICH) served.
+add_executable(dropin_constructors dropin/dropin_constructors.c)
+target_link_libraries(dropin_constructors PRIVATE MPI::MPI_C)
+set(constructors_pass "dropin_constructors: ok")
+if(NOT MPIX_MPI_IS_OPEN_MPI)
+  set(made_by "")
+  foreach(constructor MPI_Comm_create_group MPI_Cart_create MPI_Cart_sub MPI_Graph_create MPI_Intercomm_merge)
+    list(APPEND made_by "'serve:${constructor}' of [23] ranks, claimed calls: 8 MPI_Ialltoallv")
+  endforeach()
+  in_order_with_verdict(constructors_pass "${constructors_pass}" ${made_by})
+endif()
+mpix_add_test(dropin.constructors TARGET dropin_constructors RANKS 2 3 ENVIRONMENT ${dropin_env}
+  PASS "${constructors_pass}" FAIL "WRONG")
 mpix_add_test(dropin.nonblocking_plain TARGET dropin_nonblocking RANKS 2 ARGS --no-persistent
   PASS "${nonblocking_ok}" FAIL "WRONG")
 if(NOT MPIX_MPI_IS_OPEN_MPI)
