@@ -67,12 +67,18 @@ ClaimedCalls::ClaimedCalls(std::shared_ptr<const Comm> comm)
   for (Call& c : calls_) {
     c.in_done.assign(static_cast<std::size_t>(node_size_), 1);
     c.out_done.assign(static_cast<std::size_t>(node_size_), 1);
+    c.staged_out.assign(static_cast<std::size_t>(node_size_), 0);
   }
   node_rank_of_.resize(static_cast<std::size_t>(comm_->size()));
   for (int r = 0; r < comm_->size(); ++r) node_rank_of_[static_cast<std::size_t>(r)] = comm_->node_rank_of(r);
 }
 
-ClaimedCalls::~ClaimedCalls() = default;
+// Every rank's communicator goes collectively, and a peer reads this
+// rank's staged blocks inside its own call, which waits on nothing of
+// this rank's: the board goes once they are read.
+ClaimedCalls::~ClaimedCalls() {
+  for (Call& c : calls_) drain(c);
+}
 
 char* ClaimedCalls::slot_of(char* board, std::uint64_t call) const {
   return board + slot_bytes_ * static_cast<std::size_t>(call % slots);
@@ -81,8 +87,12 @@ char* ClaimedCalls::slot_of(char* board, std::uint64_t call) const {
 std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char* recv_base, const Block* recv) {
   const std::uint64_t n = ++last_;
   Call& c = calls_[static_cast<std::size_t>(n % slots)];
-  // The slot's last call, slots calls back, completes first (invariant).
-  if (c.number != 0) wait(c.number);
+  // The slot's last call, slots calls back, completes first, and its
+  // staged blocks have been read (invariant).
+  if (c.number != 0) {
+    wait(c.number);
+    drain(c);
+  }
   c.number = n;
   c.send_base = send_base;
   c.recv_base = recv_base;
@@ -104,7 +114,9 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
     }
     BlockLine& b = block_line(slot, node_size_, k);
     b = {out.offset, out.bytes, in.offset, in.bytes, 0};
-    if (out.bytes > 0 && out.bytes <= always_staged_at_most && staged_end + out.bytes <= slot_bytes_) {
+    const bool staged =
+        out.bytes > 0 && out.bytes <= always_staged_at_most && staged_end + out.bytes <= slot_bytes_;
+    if (staged) {
       std::memcpy(slot + staged_end, send_base + out.offset, out.bytes);
       b.staged_at = staged_end;
       staged_end += (out.bytes + line - 1) / line * line;
@@ -112,7 +124,9 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
     const auto i = static_cast<std::size_t>(k);
     c.out_done[i] = out.bytes == 0;
     c.in_done[i] = in.bytes == 0;
-    c.pending += (out.bytes > 0) + (in.bytes > 0);
+    c.staged_out[i] = staged;
+    c.unread += staged;
+    c.pending += (out.bytes > 0 && !staged) + (in.bytes > 0);
   }
   Header& mine = header_of(slot);
   mine.send_base.store(reinterpret_cast<std::uintptr_t>(send_base), std::memory_order_relaxed);
@@ -132,13 +146,13 @@ bool ClaimedCalls::progress(std::uint64_t n) {
     if (k == node_rank_) continue;
     for (const bool out : {false, true}) {
       char& seen_done = (out ? c.out_done : c.in_done)[static_cast<std::size_t>(k)];
-      if (seen_done) continue;
+      if (seen_done || (out && c.staged_out[static_cast<std::size_t>(k)])) continue;
       char* peer_slot = slot_of(boards_.of(k), n);
       // The transfer's claim lives in its receiver's slot, in its sender's line.
       BlockClaim& claim = out ? claim_in(peer_slot, node_rank_) : claim_in(my_slot, k);
       if (const BlockClaim::Seen seen = claim.seen(n); seen != BlockClaim::Seen::pending) {
         if (seen == BlockClaim::Seen::failed) {
-          c.pending = 0;  // the call ends here, with the error, on both ranks
+          abandon(c, n);  // the call ends here, with the error, on both ranks
           throw Error(MPI_ERR_OTHER, "exchange: node rank " + std::to_string(k) +
                                          " failed to copy the block " + (out ? "to it" : "from it") +
                                          " (its own error names the reason)");
@@ -180,7 +194,7 @@ bool ClaimedCalls::progress(std::uint64_t n) {
         }
       } catch (const Error&) {
         claim.fail(n);  // the peer's wait ends too
-        c.pending = 0;
+        abandon(c, n);
         throw;
       }
       if (sent > room) {
@@ -196,6 +210,32 @@ bool ClaimedCalls::progress(std::uint64_t n) {
     }
   }
   return c.pending == 0 && completed(c);
+}
+
+void ClaimedCalls::abandon(Call& c, std::uint64_t n) {
+  char* my_slot = slot_of(boards_.mine(), n);
+  for (int k = 0; k < node_size_; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    if (k == node_rank_ || c.in_done[i]) continue;
+    // Unless its sender has claimed it (and finishes it), failed here: a
+    // sender waits for its staged blocks to be read or failed (drain).
+    if (BlockClaim& claim = claim_in(my_slot, k); claim.claim(n)) claim.fail(n);
+    c.in_done[i] = 1;
+  }
+  c.pending = 0;
+}
+
+void ClaimedCalls::drain(Call& c) {
+  for (unsigned polls = 0; c.unread > 0; spin_then_yield(polls, spin_polls_))
+    for (int k = 0; k < node_size_; ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      if (!c.staged_out[i] || c.out_done[i]) continue;
+      // Read or failed, the peer is done with it (its own call raises a failure).
+      if (claim_in(slot_of(boards_.of(k), c.number), node_rank_).seen(c.number) != BlockClaim::Seen::pending) {
+        c.out_done[i] = 1;
+        --c.unread;
+      }
+    }
 }
 
 void ClaimedCalls::wait(std::uint64_t call) {

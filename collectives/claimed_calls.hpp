@@ -33,11 +33,17 @@
 //    copies it (the receiver reads the staged copy, or either rank copies
 //    between the two buffers, CMA) and sets done to n (release); the other
 //    sees done >= n. Receivers pull first; a sender pushes what is left
-//    after a few passes (as the claimed copies do).
+//    after a few passes (as the claimed copies do), except a staged block,
+//    which only its receiver reads;
+//  - a call is complete once every transfer into this rank is done and
+//    every one out of it is done or staged: a staged block's bytes are in
+//    the slot, the send buffer is free, and the sender need not wait a
+//    round trip more for its receiver to have read it.
 // Invariants: a rank writes slot n % slots for call n only once its call
-// n - slots is complete (every transfer into and out of it done), so a
-// peer that saw call n in the slot reads that call's lines for as long as
-// its transfer with this rank is not done; claims and dones only grow, so
+// n - slots is complete and its staged blocks are read (done), and frees
+// its board only once every slot's are, so a peer that saw call n in the
+// slot reads that call's lines for as long as its transfer with this rank
+// is not done; claims and dones only grow, so
 // a value of at least n says call n's transfer is done; after a rank's
 // call is complete no peer touches its buffers. A rank with more than
 // `slots` calls in flight waits, at its next call, for the oldest to
@@ -82,8 +88,8 @@ class ClaimedCalls {
   // blocks stay untouched by this rank until the call is complete. Returns
   // the call's number, for progress().
   std::uint64_t start(const char* send_base, const Block* send, char* recv_base, const Block* recv);
-  // One pass over call's transfers; true once every one into and out of
-  // this rank is done. Throws where a copy failed, on both of the
+  // One pass over call's transfers; true once every one into this rank is
+  // done and every one out of it done or staged. Throws where a copy failed, on both of the
   // transfer's ranks; and, once the call is complete, MPI_ERR_TRUNCATE on
   // a rank that was sent a block larger than its room (what fits was
   // copied; its sender's call is not in error, as in MPI).
@@ -97,12 +103,22 @@ class ClaimedCalls {
     std::uint64_t number = 0;
     const char* send_base = nullptr;
     char* recv_base = nullptr;
-    std::size_t pending = 0;
+    std::size_t pending = 0;  // transfers its completion waits for
     unsigned passes = 0;
     std::vector<char> in_done, out_done;  // per node rank
+    // Blocks sent staged (their bytes copied into the slot at the start):
+    // the call completes without waiting for them, as the send buffer is
+    // free; the slot's next call waits until they are read (drain).
+    std::vector<char> staged_out;  // per node rank
+    std::size_t unread = 0;
     std::string truncated;  // this rank received a block larger than its room: from whom (raised at completion)
   };
   char* slot_of(char* board, std::uint64_t call) const;
+  // Until c's staged blocks have been read (or failed) by their receivers.
+  void drain(Call& c);
+  // Call n failed on this rank: its transfers into this rank not yet done
+  // are failed (those no sender claimed), so that no sender drains for ever.
+  void abandon(Call& c, std::uint64_t n);
   // True for a complete call; throws its truncation, once.
   static bool completed(Call& c);
 

@@ -21,15 +21,25 @@
  * the persistent request is left out: MPICH 4.0.2's own -all, -any and
  * -some test forms misreport its persistent collectives (see
  * dropin_persistent.c), so the program runs without the drop-in so.
- * Rank 0 prints "dropin_nonblocking: ok". */
+ * A hang (a served call that never completes) ends the rank after
+ * watchdog_seconds, as a failure. Rank 0 prints "dropin_nonblocking: ok". */
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "checked_exchanges.h"
 
-enum { block = 300, iterations = 56, ways = 7, in_flight = 40 };
+enum { block = 300, iterations = 56, ways = 7, in_flight = 40, watchdog_seconds = 30 };
+
+static void watchdog(int signal) {
+    (void)signal;
+    static const char line[] = "dropin_nonblocking: WRONG: hung\n";
+    if (write(STDOUT_FILENO, line, sizeof line - 1) < 0) _exit(3);
+    _exit(2);
+}
 
 /* All-to-all: element j of the block from s to d is s*100000 + d*1000 + j
  * + salt + it (salt tells the exchanges apart); the ring: out-edge k
@@ -88,6 +98,8 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    signal(SIGALRM, watchdog);
+    alarm(watchdog_seconds);  /* through MPI_Finalize, where the drop-in's states go */
     MPI_Comm comm, graph;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_name(comm, "serve:nonblocking");
