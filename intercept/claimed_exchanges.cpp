@@ -222,9 +222,14 @@ ClaimedExchanges::Graph ClaimedExchanges::Graph::of(MPI_Comm comm) {
 }
 
 ClaimedExchanges::~ClaimedExchanges() {
+  long calls = 0;
+  for (const Served* served : {&alltoallv_, &alltoall_, &neighbor_alltoallv_})
+    calls += served->nonblocking_calls + served->blocking_calls;
   int rank = 0;
   PMPI_Comm_rank(comm_, &rank);
-  if (rank == 0 && verbosity() >= 1) {
+  // A communicator whose exchanges never came here (a Cartesian one whose
+  // neighbourhood calls go to the MPI) has nothing to report.
+  if (rank == 0 && verbosity() >= 1 && calls > 0) {
     char name[MPI_MAX_OBJECT_NAME] = "";
     int length = 0;
     PMPI_Comm_get_name(comm_, name, &length);
@@ -236,9 +241,6 @@ ClaimedExchanges::~ClaimedExchanges() {
                  neighbor_alltoallv_.nonblocking_calls, alltoallv_.blocking_calls, alltoall_.blocking_calls,
                  neighbor_alltoallv_.blocking_calls, 1e3 * setup_seconds_);
   }
-  long calls = 0;
-  for (const Served* served : {&alltoallv_, &alltoall_, &neighbor_alltoallv_})
-    calls += served->nonblocking_calls + served->blocking_calls;
   if (calls == 0)
     unused_set_ups.fetch_add(1, std::memory_order_relaxed);
   for (std::unique_ptr<Shot>& shot : shots_) {
