@@ -819,8 +819,8 @@ void ServedExchanges::first_search(SearchKind kind) {
     return make_request(kind, send.data(), recv.data(), blocks, false, in_ns(check_us_), mpi_period_ns, &request);
   };
   // The first request's one-time part (the family's state, the candidates'
-  // probes: an Alltoallv's is some ten times its later requests') is the
-  // set-up's: the request is made once untimed, so that the one timed is
+  // probes: for an Alltoallv, many times what its later requests cost) is
+  // the set-up's: the request is made once untimed, so that the one timed is
   // what an admission pays, which its price must predict.
   if (make() == MPI_SUCCESS) MPIX_Request_free(&request);
   const double made = MPI_Wtime();
