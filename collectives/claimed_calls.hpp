@@ -89,10 +89,11 @@ class ClaimedCalls {
   // the call's number, for progress().
   std::uint64_t start(const char* send_base, const Block* send, char* recv_base, const Block* recv);
   // One pass over call's transfers; true once every one into this rank is
-  // done and every one out of it done or staged. Throws where a copy failed, on both of the
-  // transfer's ranks; and, once the call is complete, MPI_ERR_TRUNCATE on
-  // a rank that was sent a block larger than its room (what fits was
-  // copied; its sender's call is not in error, as in MPI).
+  // done and every one out of it done or staged. Throws where a copy
+  // failed, on both of the transfer's ranks (a staged block's sender, whose
+  // call may be complete, only drains it); and, once the call is complete,
+  // MPI_ERR_TRUNCATE on a rank that was sent a block larger than its room
+  // (what fits was copied; its sender's call is not in error, as in MPI).
   bool progress(std::uint64_t call);
   // progress() until call is complete: spinning, then yielding the core,
   // the MPI progressing between polls (spin_then_yield).
