@@ -33,9 +33,6 @@ using mpix::intercept::algorithm_info_key;
 using mpix::intercept::Collective;
 using mpix::intercept::PersistentPlan;
 using mpix::intercept::ServedExchanges;
-using mpix::intercept::unserved_alltoall;
-using mpix::intercept::unserved_alltoallv;
-using mpix::intercept::unserved_neighbor_alltoallv;
 
 namespace mpix::intercept {
 __attribute__((tls_model("initial-exec"))) thread_local bool inside_drop_in = false;
@@ -206,34 +203,8 @@ ServedExchanges* lookup_state(MPI_Comm comm, Collective collective) {
   return state;
 }
 
-// A call that passes straight through: to the MPI's own call where its
-// pattern went back to it (passes_to_mpi), else passed on (a claimed call
-// where the communicator is set up for them).
-inline int pass_on_alltoallv(const ServedExchanges* state, const void* sendbuf, const int sendcounts[],
-                             const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  if (state != nullptr && state->passes_to_mpi())
-    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  return unserved_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-}
-
-inline int pass_on_neighbor_alltoallv(const ServedExchanges* state, const void* sendbuf, const int sendcounts[],
-                                      const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
-                                      const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                                      MPI_Comm comm) {
-  if (state != nullptr && state->passes_to_mpi())
-    return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                   comm);
-  return unserved_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                     comm);
-}
-
-inline int pass_on_alltoall(const ServedExchanges* state, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (state != nullptr && state->passes_to_mpi())
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return unserved_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
+// A call that passes straight through (pass_on), the state's choice if any.
+inline bool to_mpi(const ServedExchanges* state) { return state != nullptr && state->passes_to_mpi(); }
 
 // The drop-in's side of each entry point: the calls that are not known at
 // once to pass straight through (the state is not the last one, or the
@@ -246,8 +217,8 @@ __attribute__((noinline)) int drop_in_alltoallv(const void* sendbuf, const int s
                                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::alltoallv);
   if (state == nullptr || state->passes_straight_through())
-    return pass_on_alltoallv(state, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                             comm);
+    return pass_on(Collective::alltoallv, to_mpi(state), comm, {sendbuf, sendcounts, sdispls, 0, sendtype},
+                   {recvbuf, recvcounts, rdispls, 0, recvtype});
   InsideDropIn guard;
   return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
@@ -258,8 +229,8 @@ __attribute__((noinline)) int drop_in_neighbor_alltoallv(const void* sendbuf, co
                                                          MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::neighbor_alltoallv);
   if (state == nullptr || state->passes_straight_through())
-    return pass_on_neighbor_alltoallv(state, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                      recvtype, comm);
+    return pass_on(Collective::neighbor_alltoallv, to_mpi(state), comm, {sendbuf, sendcounts, sdispls, 0, sendtype},
+                   {recvbuf, recvcounts, rdispls, 0, recvtype});
   InsideDropIn guard;
   return state->call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
 }
@@ -268,7 +239,8 @@ __attribute__((noinline)) int drop_in_alltoall(const void* sendbuf, int sendcoun
                                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   ServedExchanges* state = state_of(comm, Collective::alltoall);
   if (state == nullptr || state->passes_straight_through(recvcount, recvtype))
-    return pass_on_alltoall(state, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return pass_on(Collective::alltoall, to_mpi(state), comm, {sendbuf, nullptr, nullptr, sendcount, sendtype},
+                   {recvbuf, nullptr, nullptr, recvcount, recvtype});
   InsideDropIn guard;
   return state->call_uniform(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
@@ -291,8 +263,8 @@ extern "C" int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const 
     ServedExchanges* state = last_state(comm, Collective::alltoallv);
     if (state == nullptr || !state->passes_straight_through())
       return drop_in_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-    return pass_on_alltoallv(state, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                             comm);
+    return pass_on(Collective::alltoallv, to_mpi(state), comm, {sendbuf, sendcounts, sdispls, 0, sendtype},
+                   {recvbuf, recvcounts, rdispls, 0, recvtype});
   }
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
@@ -305,8 +277,8 @@ extern "C" int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[
     if (state == nullptr || !state->passes_straight_through())
       return drop_in_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                                         recvtype, comm);
-    return pass_on_neighbor_alltoallv(state, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                      recvtype, comm);
+    return pass_on(Collective::neighbor_alltoallv, to_mpi(state), comm, {sendbuf, sendcounts, sdispls, 0, sendtype},
+                   {recvbuf, recvcounts, rdispls, 0, recvtype});
   }
   return PMPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
                                  comm);
@@ -318,7 +290,8 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
     ServedExchanges* state = last_state(comm, Collective::alltoall);
     if (state == nullptr || !state->passes_straight_through(recvcount, recvtype))
       return drop_in_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return pass_on_alltoall(state, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return pass_on(Collective::alltoall, to_mpi(state), comm, {sendbuf, nullptr, nullptr, sendcount, sendtype},
+                   {recvbuf, nullptr, nullptr, recvcount, recvtype});
   }
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }

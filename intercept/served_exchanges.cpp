@@ -111,18 +111,6 @@ constexpr long gap_growth = 4;
 constexpr long long first_search_bytes = 1 << 20;
 constexpr long max_first_search_starts = 1000;
 
-// One side of a call of the collective: its buffer, its counts and
-// displacements (MPI_Alltoallv, MPI_Neighbor_alltoallv) or its count
-// (MPI_Alltoall), and its datatype.
-template <typename Buffer>
-struct Side {
-  Buffer buf;
-  const int* counts;
-  const int* displs;
-  int count;
-  MPI_Datatype type;
-};
-
 // MPI's own call of the collective on comm.
 int mpi_own_call(Collective collective, MPI_Comm comm, const Side<const void*>& send, const Side<void*>& recv) {
   switch (collective) {
@@ -447,23 +435,28 @@ int ServedExchanges::timed_pass_through(const void* sendbuf, const int sendcount
   return rc;
 }
 
+int pass_on(Collective collective, bool to_mpi, MPI_Comm comm, const Side<const void*>& send,
+            const Side<void*>& recv) {
+  if (to_mpi) return mpi_own_call(collective, comm, send, recv);
+  switch (collective) {
+    case Collective::alltoall:
+      return unserved_alltoall(send.buf, send.count, send.type, recv.buf, recv.count, recv.type, comm);
+    case Collective::alltoallv:
+      return unserved_alltoallv(send.buf, send.counts, send.displs, send.type, recv.buf, recv.counts, recv.displs,
+                                recv.type, comm);
+    case Collective::neighbor_alltoallv:
+      break;
+  }
+  return unserved_neighbor_alltoallv(send.buf, send.counts, send.displs, send.type, recv.buf, recv.counts,
+                                     recv.displs, recv.type, comm);
+}
+
 int ServedExchanges::pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype) {
   // MPI_Alltoall: the call's own counts (call_uniform).
-  if (back_on_mpi_)
-    return mpi_own_call(collective_, comm_, {sendbuf, sendcounts, sdispls, uniform_send_.count, sendtype},
-                        {recvbuf, recvcounts, rdispls, uniform_recv_.count, recvtype});
-  switch (collective_) {
-    case Collective::alltoall:
-      return unserved_alltoall(sendbuf, uniform_send_.count, sendtype, recvbuf, uniform_recv_.count, recvtype, comm_);
-    case Collective::alltoallv:
-      return unserved_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm_);
-    case Collective::neighbor_alltoallv:
-      break;
-  }
-  return unserved_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                     comm_);
+  return pass_on(collective_, back_on_mpi_, comm_, {sendbuf, sendcounts, sdispls, uniform_send_.count, sendtype},
+                 {recvbuf, recvcounts, rdispls, uniform_recv_.count, recvtype});
 }
 
 int ServedExchanges::serve(Entry& entry, const void* sendbuf, const int sendcounts[], const int sdispls[],

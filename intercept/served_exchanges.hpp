@@ -35,6 +35,23 @@ const char* name_of(Collective collective);  // "MPI_Alltoallv", ...
 // The info key that asks the collective's library family for an algorithm.
 const char* algorithm_info_key(Collective collective);
 
+// One side of a call of the collective: its buffer, its counts and
+// displacements (MPI_Alltoallv, MPI_Neighbor_alltoallv) or its count
+// (MPI_Alltoall), and its datatype.
+template <typename Buffer>
+struct Side {
+  Buffer buf;
+  const int* counts;
+  const int* displs;
+  int count;
+  MPI_Datatype type;
+};
+// A call no served request runs: the MPI's own call where to_mpi (its
+// pattern went back to it: ServedExchanges::passes_to_mpi), else passed on
+// (unserved_alltoallv and kin: a claimed call where comm is set up for them).
+int pass_on(Collective collective, bool to_mpi, MPI_Comm comm, const Side<const void*>& send,
+            const Side<void*>& recv);
+
 // What an MPI-4 persistent init gets (ServedExchanges::plan_persistent),
 // agreed on every rank.
 struct PersistentPlan {
