@@ -5,9 +5,10 @@
 # launches alternating, every loop and collective; the persistent and
 # nonblocking forms again (their paths unchanged); the same blocking runs
 # three ways (plain, agreed, claimed: three_ways.sh); and the uniform
-# MPI_Alltoallv sweep against MPI_Alltoall's. RUN names the phase's files.
+# MPI_Alltoallv sweep against MPI_Alltoall's. RUN names the phase's files;
+# R, where they go (later stops run this campaign into their own folders).
 cd "$(git rev-parse --show-toplevel)"
-R=results/dropin/2026-11-30-vm-blocking-claimed
+R=${R:-results/dropin/2026-11-30-vm-blocking-claimed}
 RUN=${RUN:-phase1}
 D="python3 benchmarks/dropin.py --bench build/benchmarks/bench_dropin --mpiexec mpiexec.mpich --ranks 2"
 N="--intercept build/libmpixrma_intercept.so --launches 5"
@@ -23,6 +24,6 @@ for c in alltoallv alltoall; do
 done
 { floor before; $D $N --collective alltoallv --form persistent --sizes $ALL --loops application --outdir /tmp/bcp;
   $D $N --collective alltoallv --form nonblocking --sizes $S --loops application --outdir /tmp/bcn; floor after; } > $R/$RUN-other-forms.txt 2>&1
-bash $R/three_ways.sh > $R/$RUN-three-ways.txt 2>&1
+bash results/dropin/2026-11-30-vm-blocking-claimed/three_ways.sh > $R/$RUN-three-ways.txt 2>&1
 bash results/dropin/2026-11-30-vm-uniform-alltoallv-vs-alltoall/run.sh build 10 /tmp/bc_uniform > $R/$RUN-uniform.txt 2>&1
 echo campaign done

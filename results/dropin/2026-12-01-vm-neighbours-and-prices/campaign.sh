@@ -1,29 +1,10 @@
 #!/bin/bash
 # The measurements of this stop, one after another (never side by side):
-# every blocking exchange against plain MPI, launches alternating, every
-# loop; the persistent and nonblocking forms; the three ways of
-# ../2026-11-30-vm-blocking-claimed/three_ways.sh; and the uniform
-# MPI_Alltoallv sweep against MPI_Alltoall's. Files go under the commit
-# measured; RUN names the phase.
+# ../2026-11-30-vm-blocking-claimed/campaign.sh (every blocking exchange
+# against plain MPI, launches alternating, every loop; the persistent and
+# nonblocking forms; three ways; the uniform MPI_Alltoallv sweep against
+# MPI_Alltoall's), its files under the commit measured. RUN names the phase.
 cd "$(git rev-parse --show-toplevel)"
-R=results/dropin/2026-12-01-vm-neighbours-and-prices
-RUN=${RUN:-phase1}
-mkdir -p $R/$(git rev-parse --short HEAD)
-R=$R/$(git rev-parse --short HEAD)
-D="python3 benchmarks/dropin.py --bench build/benchmarks/bench_dropin --mpiexec mpiexec.mpich --ranks 2"
-N="--intercept build/libmpixrma_intercept.so --launches 5"
-ALL=$(python3 -c "print(','.join(str(8 << i) for i in range(20)))")
-S=8,64,512,4096,8192,32768,65536,262144,1048576,4194304
-floor() { echo "## copy floor ($1)"; mpiexec.mpich -n 2 build/benchmarks/bench_copy_floor 2>&1 | grep -v "^#"; }
-for c in alltoallv alltoall neighbor; do
-  { floor before; $D $N --collective $c --sizes $ALL --loops sweep --outdir /tmp/bc_s_$c;
-    $D $N --collective $c --sizes $S --loops application,exchange,barrier --outdir /tmp/bc_$c; floor after; } > $R/$RUN-$c-heap.txt 2>&1
-done
-for c in alltoallv alltoall; do
-  { floor before; $D $N --collective $c --sizes $S --loops application --memory mpi --outdir /tmp/bcm_$c; floor after; } > $R/$RUN-$c-alloc-mem.txt 2>&1
-done
-{ floor before; $D $N --collective alltoallv --form persistent --sizes $ALL --loops application --outdir /tmp/bcp;
-  $D $N --collective alltoallv --form nonblocking --sizes $S --loops application --outdir /tmp/bcn; floor after; } > $R/$RUN-other-forms.txt 2>&1
-bash results/dropin/2026-11-30-vm-blocking-claimed/three_ways.sh > $R/$RUN-three-ways.txt 2>&1
-bash results/dropin/2026-11-30-vm-uniform-alltoallv-vs-alltoall/run.sh build 10 /tmp/bc_uniform > $R/$RUN-uniform.txt 2>&1
-echo campaign done
+R=results/dropin/2026-12-01-vm-neighbours-and-prices/$(git rev-parse --short HEAD)
+mkdir -p "$R"
+R=$R exec bash results/dropin/2026-11-30-vm-blocking-claimed/campaign.sh
