@@ -34,6 +34,7 @@ struct Header {
   std::atomic<std::uint64_t> call;
   std::atomic<std::uint64_t> send_base;
   std::atomic<std::uint64_t> recv_base;
+  std::atomic<std::uint64_t> note;  // a noted call's (start)
 };
 // Written before the header's call (release), read after it (acquire).
 struct BlockLine {
@@ -68,6 +69,7 @@ ClaimedCalls::ClaimedCalls(std::shared_ptr<const Comm> comm)
     c.in_done.assign(static_cast<std::size_t>(node_size_), 1);
     c.out_done.assign(static_cast<std::size_t>(node_size_), 1);
     c.staged_out.assign(static_cast<std::size_t>(node_size_), 0);
+    c.heard.assign(static_cast<std::size_t>(node_size_), 1);
   }
   node_rank_of_.resize(static_cast<std::size_t>(comm_->size()));
   for (int r = 0; r < comm_->size(); ++r) node_rank_of_[static_cast<std::size_t>(r)] = comm_->node_rank_of(r);
@@ -84,14 +86,16 @@ char* ClaimedCalls::slot_of(char* board, std::uint64_t call) const {
   return board + slot_bytes_ * static_cast<std::size_t>(call % slots);
 }
 
-std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char* recv_base, const Block* recv) {
+std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char* recv_base, const Block* recv,
+                                  const std::uint64_t* note) {
   const std::uint64_t n = ++last_;
   Call& c = calls_[static_cast<std::size_t>(n % slots)];
   // The slot's last call, slots calls back, completes first, and its
-  // staged blocks have been read (invariant).
+  // staged blocks and note have been read (invariants).
   if (c.number != 0) {
     wait(c.number);
     drain(c);
+    if (c.noted) await_notes_read(c);
   }
   c.number = n;
   c.send_base = send_base;
@@ -128,7 +132,14 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
     c.unread += staged;
     c.pending += (out.bytes > 0 && !staged) + (in.bytes > 0);
   }
+  c.noted = note != nullptr;
+  if (c.noted) {
+    c.most_noted = *note;
+    for (int k = 0; k < node_size_; ++k) c.heard[static_cast<std::size_t>(k)] = k == node_rank_;
+    c.pending += static_cast<std::size_t>(node_size_ - 1);
+  }
   Header& mine = header_of(slot);
+  mine.note.store(note != nullptr ? *note : 0, std::memory_order_relaxed);
   mine.send_base.store(reinterpret_cast<std::uintptr_t>(send_base), std::memory_order_relaxed);
   mine.recv_base.store(reinterpret_cast<std::uintptr_t>(recv_base), std::memory_order_relaxed);
   mine.call.store(n, std::memory_order_release);
@@ -144,6 +155,16 @@ bool ClaimedCalls::progress(std::uint64_t n) {
   char* my_slot = slot_of(boards_.mine(), n);
   for (int k = 0; k < node_size_; ++k) {
     if (k == node_rank_) continue;
+    // A noted call's peer's note, once its header shows the call (its
+    // slot keeps it until this rank has started its next call).
+    if (char& heard = c.heard[static_cast<std::size_t>(k)]; !heard) {
+      const Header& peer = header_of(slot_of(boards_.of(k), n));
+      if (peer.call.load(std::memory_order_acquire) == n) {
+        c.most_noted = std::max(c.most_noted, peer.note.load(std::memory_order_relaxed));
+        heard = 1;
+        --c.pending;
+      }
+    }
     for (const bool out : {false, true}) {
       char& seen_done = (out ? c.out_done : c.in_done)[static_cast<std::size_t>(k)];
       if (seen_done || (out && c.staged_out[static_cast<std::size_t>(k)])) continue;
@@ -210,6 +231,19 @@ bool ClaimedCalls::progress(std::uint64_t n) {
     }
   }
   return c.pending == 0 && completed(c);
+}
+
+std::uint64_t ClaimedCalls::most_noted(std::uint64_t call) const {
+  return calls_[static_cast<std::size_t>(call % slots)].most_noted;
+}
+
+void ClaimedCalls::await_notes_read(const Call& c) {
+  const std::uint64_t next = c.number + 1;
+  for (int k = 0; k < node_size_; ++k) {
+    if (k == node_rank_) continue;
+    const Header& peer = header_of(slot_of(boards_.of(k), next));
+    for (unsigned polls = 0; peer.call.load(std::memory_order_acquire) < next;) spin_then_yield(polls, spin_polls_);
+  }
 }
 
 void ClaimedCalls::abandon(Call& c, std::uint64_t n) {

@@ -48,6 +48,17 @@
 // call is complete no peer touches its buffers. A rank with more than
 // `slots` calls in flight waits, at its next call, for the oldest to
 // complete (the one wait a call makes: documented in docs/guide.md).
+// A noted call (a blocking one that asks, start's note) also carries one
+// number per rank, in its header: the call completes only once every
+// node rank's header shows it, so every rank ends the call knowing the
+// same maximum (most_noted). That is a collective answer at no cost where
+// the call's blocks reach every peer anyway (its ranks read those headers
+// to claim), which the drop-in uses to learn, with no agreement, that a
+// call's blocks grew (served_exchanges.cpp). Its invariant: a rank writes
+// the slot of a noted call n again only once every peer has started call
+// n + 1, which, n being blocking on every rank, it does only after its
+// call n read this rank's note; a peer running ahead through calls that
+// need nothing of this rank cannot overwrite a note unread.
 // Where the kernel refuses CMA between two ranks, or descriptors cannot
 // pass, construction fails on every rank alike.
 #pragma once
@@ -87,7 +98,14 @@ class ClaimedCalls {
   // communicator: send[r] goes to rank r, recv[r] comes from it); the
   // blocks stay untouched by this rank until the call is complete. Returns
   // the call's number, for progress().
-  std::uint64_t start(const char* send_base, const Block* send, char* recv_base, const Block* recv);
+  // note: where set, a noted call, which every rank makes noted (it is
+  // one call of the program's, blocking on every rank: no call starts on
+  // this rank before it is complete), with this rank's number.
+  std::uint64_t start(const char* send_base, const Block* send, char* recv_base, const Block* recv,
+                      const std::uint64_t* note = nullptr);
+  // After a noted call is complete, before the next starts: the largest
+  // note of any rank's, the same on every rank.
+  std::uint64_t most_noted(std::uint64_t call) const;
   // One pass over call's transfers; true once every one into this rank is
   // done and every one out of it done or staged. Throws where a copy
   // failed, on both of the transfer's ranks (a staged block's sender, whose
@@ -113,10 +131,17 @@ class ClaimedCalls {
     std::vector<char> staged_out;  // per node rank
     std::size_t unread = 0;
     std::string truncated;  // this rank received a block larger than its room: from whom (raised at completion)
+    // A noted call's: the node ranks whose note is read, and the largest.
+    bool noted = false;
+    std::vector<char> heard;  // per node rank
+    std::uint64_t most_noted = 0;
   };
   char* slot_of(char* board, std::uint64_t call) const;
   // Until c's staged blocks have been read (or failed) by their receivers.
   void drain(Call& c);
+  // Before a noted call's slot is written again: until every peer has
+  // started the call after it (so has read its note).
+  void await_notes_read(const Call& c);
   // Call n failed on this rank: its transfers into this rank not yet done
   // are failed (those no sender claimed), so that no sender drains for ever.
   void abandon(Call& c, std::uint64_t n);

@@ -1,5 +1,6 @@
 #include "intercept/claimed_exchanges.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -426,26 +427,42 @@ void ClaimedExchanges::unpack(const Direction& recv, const std::vector<char>& pa
   }
 }
 
-int ClaimedExchanges::run(const char* function, const Direction& send, const Direction& recv) {
+int ClaimedExchanges::run(Served& served, const Direction& send, const Direction& recv) {
   try {
     const char* send_base = describe(send, "sendtype", true, send_packed_, packed_at_, send_blocks_);
     char* recv_base = describe(recv, "recvtype", false, recv_packed_, recv_packed_at_, recv_blocks_);
-    const std::uint64_t number = calls_->start(send_base, send_blocks_.data(), recv_base, recv_blocks_.data());
+    std::uint64_t largest = 0;
+    for (const std::vector<ClaimedCalls::Block>* blocks : {&send_blocks_, &recv_blocks_})
+      for (const ClaimedCalls::Block& b : *blocks) largest = std::max<std::uint64_t>(largest, b.bytes);
+    const std::uint64_t number = calls_->start(send_base, send_blocks_.data(), recv_base, recv_blocks_.data(),
+                                               served.notes_largest_block ? &largest : nullptr);
     // The peers' calls are all this one waits for; the MPI progresses
     // between polls, as it would inside its own call: a peer may sit in an
     // MPI call that needs this rank's progress before it makes its own.
-    calls_->wait(number);
+    // Noted on every rank alike, also where the call ends in
+    // MPI_ERR_TRUNCATE on this rank only (raised once the call is
+    // complete: every note read).
+    const auto noted = [&] {
+      if (served.notes_largest_block) served.largest = {served.largest.calls + 1, calls_->most_noted(number)};
+    };
+    try {
+      calls_->wait(number);
+    } catch (const Error& e) {
+      if (e.code() == MPI_ERR_TRUNCATE) noted();
+      throw;
+    }
+    noted();
     if (recv_base != recv.buffer) unpack(recv, recv_packed_, recv_packed_at_);
     return MPI_SUCCESS;
   } catch (const Error& e) {
-    return mpix::raise(comm_, function, e.code(), e.what());
+    return mpix::raise(comm_, served.blocking, e.code(), e.what());
   }
 }
 
 int ClaimedExchanges::exchange(Served& served, const Direction& send, const Direction& recv, MPI_Request* request) {
   if (request == nullptr) {
     ++served.blocking_calls;
-    return run(served.blocking, send, recv);
+    return run(served, send, recv);
   }
   ++served.nonblocking_calls;
   return issue(served.nonblocking, send, recv, request);

@@ -138,6 +138,16 @@ class ClaimedExchanges {
   // Whether the communicator has a distributed-graph topology (its
   // neighbourhood exchanges are served), and its in- and out-degree.
   bool graph() const { return graph_.served; }
+  // The blocking MPI_Alltoallv calls run here, each a noted claimed call
+  // (claimed_calls.hpp) whose note is the largest block its rank moves: at
+  // its end every rank knows the largest block any rank moved, alike. The
+  // agreed path (served_exchanges.cpp) learns from it, at no cost, that
+  // an exchange it passes on grew to the size it serves. The calls of the
+  // other collectives are not noted: a neighbourhood call's ranks may
+  // share blocks with few peers, and a note would have each wait for
+  // every rank of the node; an MPI_Alltoall's blocks are one size on
+  // every rank already.
+  const LargestBlocks& alltoallv_largest_blocks() const { return alltoallv_.largest; }
   int indegree() const { return static_cast<int>(graph_.sources.size()); }
   int outdegree() const { return static_cast<int>(graph_.destinations.size()); }
 
@@ -192,9 +202,13 @@ class ClaimedExchanges {
   // One collective's names, nonblocking and blocking, and its calls served
   // in each form (the report's).
   struct Served {
+    Served(const char* nonblocking_name, const char* blocking_name, bool notes = false)
+        : nonblocking(nonblocking_name), blocking(blocking_name), notes_largest_block(notes) {}
     const char* nonblocking;
     const char* blocking;
+    bool notes_largest_block;  // its blocking calls are noted (LargestBlocks)
     long nonblocking_calls = 0, blocking_calls = 0;
+    LargestBlocks largest;
   };
   // A call of that collective: issue() where the program gets a request,
   // run() where request is nullptr; counted in served.
@@ -202,7 +216,7 @@ class ClaimedExchanges {
   // A nonblocking call: started, its proxy the program's.
   int issue(const char* function, const Direction& send, const Direction& recv, MPI_Request* request);
   // A blocking call: started, then progressed to its completion.
-  int run(const char* function, const Direction& send, const Direction& recv);
+  int run(Served& served, const Direction& send, const Direction& recv);
   // The received blocks of a call whose receive type is not plain bytes,
   // from where they were packed (describe).
   void unpack(const Direction& recv, const std::vector<char>& packed, const std::vector<MPI_Count>& packed_at) const;
@@ -222,7 +236,7 @@ class ClaimedExchanges {
   // A blocking call's packed blocks (issue() keeps a shot's in the shot).
   std::vector<char> send_packed_, recv_packed_;
   std::vector<MPI_Count> recv_packed_at_;
-  Served alltoallv_{"MPI_Ialltoallv", "MPI_Alltoallv"}, alltoall_{"MPI_Ialltoall", "MPI_Alltoall"},
+  Served alltoallv_{"MPI_Ialltoallv", "MPI_Alltoallv", true}, alltoall_{"MPI_Ialltoall", "MPI_Alltoall"},
       neighbor_alltoallv_{"MPI_Ineighbor_alltoallv", "MPI_Neighbor_alltoallv"};
   double setup_seconds_ = 0;
 };

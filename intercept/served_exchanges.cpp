@@ -265,8 +265,11 @@ ServedExchanges::ServedExchanges(MPI_Comm comm, Collective collective, const Int
   // block copy as fast as a request would, with no search to pay for.
   if (const ClaimedExchanges* claimed = ClaimedExchanges::of(comm);
       claimed != nullptr && claimed->serves_blocking() &&
-      (collective != Collective::neighbor_alltoallv || claimed->graph()))
+      (collective != Collective::neighbor_alltoallv || claimed->graph())) {
     served_from_ = std::max(served_from_, static_cast<long>(always_staged_at_most) + 1);
+    // The claimed calls live as long as the communicator, as this state does.
+    if (collective == Collective::alltoallv) passed_on_blocks_ = &claimed->alltoallv_largest_blocks();
+  }
 #endif
   if (collective != Collective::neighbor_alltoallv) {
     PMPI_Comm_size(comm, &send_entries_);
@@ -296,6 +299,12 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     int rc = MPI_SUCCESS;
     if (serve_carried(args, recvbuf, rc)) return rc;
   }
+  // An exchange that grew to the served size is looked at now, and the next
+  // agreements come as soon after as after an admission.
+  if (blocks_grew()) {
+    skip_until_ = now;
+    longest_gap_ = first_gap;
+  }
   if (now + timed_window < skip_until_)
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   if (now < skip_until_)
@@ -322,6 +331,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
     return pass_through(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   }
   settings_agreed_ = true;
+  small_through_ = LONG_MAX;
   if (missed_slot_ >= 0) priced_miss(a);
   back_on_mpi_ = false;
   for (std::size_t slot = 0; slot < entries_.size(); ++slot)
@@ -404,6 +414,8 @@ void ServedExchanges::consider_admission(const Votes& a, const void* sendbuf, vo
   }
   const bool worth_it = a[unservable] == 0 && a[largest_block] >= served_from_;
   if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
+    // This call was passed on (told its blocks, where calls tell them).
+    if (a[unservable] == 0 && passed_on_blocks_ != nullptr) small_through_ = passed_on_blocks_->calls;
     look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
     return;
   }

@@ -10,6 +10,7 @@
 #include <mpix/mpix.h>
 
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -51,6 +52,13 @@ struct Side {
 // (unserved_alltoallv and kin: a claimed call where comm is set up for them).
 int pass_on(Collective collective, bool to_mpi, MPI_Comm comm, const Side<const void*>& send,
             const Side<void*>& recv);
+
+// What the calls passed on have told every rank alike, at no cost, of
+// their blocks: ClaimedExchanges::alltoallv_largest_blocks.
+struct LargestBlocks {
+  long calls = 0;          // calls that told it so far
+  std::uint64_t last = 0;  // the largest block any rank moved in the last, in bytes
+};
 
 // What an MPI-4 persistent init gets (ServedExchanges::plan_persistent),
 // agreed on every rank.
@@ -102,7 +110,7 @@ class ServedExchanges {
   // call with the caller's arguments. Otherwise call() (or call_uniform())
   // takes it.
   bool passes_straight_through() {
-    if (!disabled_ && counters_.calls + RecentCalls::window >= skip_until_) return false;
+    if (!disabled_ && (counters_.calls + RecentCalls::window >= skip_until_ || blocks_grew())) return false;
     ++counters_.calls;
     return true;
   }
@@ -300,6 +308,15 @@ class ServedExchanges {
     std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
   };
   void remember_small_counts(MPI_Datatype recvtype, int type_bytes);
+  // Agreed: a call passed on since the last agreement, which found the
+  // exchange below the served size, moved a block of that size on some
+  // rank (LargestBlocks, alike on every rank): the next call agrees, so
+  // that an exchange that grew is admitted at once, not at an agreement
+  // spaced out for small calls.
+  bool blocks_grew() const {
+    return passed_on_blocks_ != nullptr && passed_on_blocks_->calls > small_through_ &&
+           passed_on_blocks_->last >= static_cast<std::uint64_t>(served_from_);
+  }
   bool set_up();
   void set_up_agreement();
   void share_rings();
@@ -339,6 +356,12 @@ class ServedExchanges {
   // always stage.
   long served_from_;
   ExchangePattern scratch_;  // the current call's, described in place
+  // What the calls passed on tell of their blocks, where they do (an
+  // MPI_Alltoallv's, on a communicator set up for claimed calls), and the
+  // count of them at the last agreement that found the exchange below the
+  // served size (LONG_MAX: the last did not): blocks_grew.
+  const LargestBlocks* passed_on_blocks_ = nullptr;
+  long small_through_ = LONG_MAX;
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made by set_up() (collective, agreed)
   MPIX_Comm* xcomm_ = nullptr;                   // over it
   Agreement agreement_;

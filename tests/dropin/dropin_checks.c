@@ -17,6 +17,9 @@
  * one of L (none if 0; each call's check carried by its exchange, not
  * agreed apart: the report counts the agreements), and R calls in which
  * some rank's displacements change on calls drawn at random.
+ * With --grown S, instead: S calls below the served size, then eight in
+ * which rank 0's block to rank 1 alone has grown to it (every call checked;
+ * a watchdog ends a hang in watchdog_seconds).
  * Communicators are named for the drop-in's report at MPI_Finalize
  * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served,
  * "short:..." ones none, and "pass:..." ones must not appear at all (the
@@ -31,9 +34,11 @@
  * most maps at the end ("dropin_checks: N node-channel segments mapped"). */
 #include <mpi.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../node/channel_segments.h"
 
@@ -355,6 +360,51 @@ static void changes_at_random(MPI_Comm comm, int calls) {
     free(send), free(recv), free_pattern(&p);
 }
 
+/* S calls whose blocks (200 ints each way) the drop-in passes on, to the
+ * claimed calls, looking at them only every few hundred calls; then eight
+ * in which rank 0's block to rank 1 alone is 32 KiB, above what the
+ * claimed calls stage, which the drop-in serves from a request. The calls
+ * passed on tell every rank, those that move no large block included, the
+ * largest block any rank moved, so every rank's next call agrees, and the
+ * grown exchange is admitted within its eight calls (MPIX_INTERCEPT_ADMISSION
+ * =repeats: at its third repeat) and served, where otherwise its next
+ * agreement would come hundreds of calls later. A rank that did not learn
+ * it would not agree with the others: a hang, which the watchdog ends. */
+static void grown(MPI_Comm comm, int small_calls) {
+    const int n = peers(comm);
+    int me;
+    MPI_Comm_rank(comm, &me);
+    int *sc = malloc(n * sizeof(int)), *sd = malloc(n * sizeof(int));
+    int *rc = malloc(n * sizeof(int)), *rd = malloc(n * sizeof(int));
+    const int grown_block = 8192;
+    int *send = malloc((size_t)(n + grown_block) * 200 * sizeof(int));
+    int *recv = malloc((size_t)(n + grown_block) * 200 * sizeof(int));
+    for (int phase = 0; phase < 2; ++phase) {
+        int s = 0, r = 0;
+        for (int i = 0; i < n; ++i) {
+            sc[i] = phase == 1 && me == 0 && i == 1 ? grown_block : 200;
+            rc[i] = phase == 1 && me == 1 && i == 0 ? grown_block : 200;
+            sd[i] = s, s += sc[i];
+            rd[i] = r, r += rc[i];
+        }
+        const int calls = phase == 0 ? small_calls : 8;
+        for (int call = 0; call < calls; ++call) {
+            fill(send, (size_t)s, call);
+            checked_call("grown", call, send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, comm);
+        }
+    }
+    free(send), free(recv), free(sc), free(sd), free(rc), free(rd);
+}
+
+enum { watchdog_seconds = 30 };
+
+static void watchdog(int signal) {
+    (void)signal;
+    static const char message[] = "dropin_checks: WRONG: still running after the watchdog's limit\n";
+    if (write(2, message, sizeof message - 1) < 0) _exit(3);
+    _exit(2);
+}
+
 /* A communicator of its own for a scenario, named for the drop-in's report
  * at MPI_Finalize (MPIX_VERBOSE=1): "serve:..." ones must have had calls
  * served. Kept until MPI_Finalize. */
@@ -398,6 +448,12 @@ int main(int argc, char **argv) {
         comm = scenario_comm("serve:changes at random");
         changes_at_random(comm, atoi(argv[3]));
         MPI_Comm_free(&comm);
+        return finish();
+    }
+    if (argc > 2 && !strcmp(argv[1], "--grown")) {
+        signal(SIGALRM, watchdog);
+        alarm(watchdog_seconds);  /* through MPI_Finalize */
+        grown(scenario_comm("serve:grown"), atoi(argv[2]));
         return finish();
     }
     if (by_rent) {

@@ -91,6 +91,15 @@ mpix_add_test(dropin.carried_mpi TARGET dropin_checks RANKS 2 ARGS --long-patter
   ENVIRONMENT "${dropin_env};MPIX_ALLTOALLV_EXCLUDE=${alltoallv_mpi_rows};MPIX_INTERCEPT_AGREEMENT=mpi"
   PASS "${carried_hundred}.*${carried_long}.*${carried_random}"
   FAIL "'serve:[^']*' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG|node channel")
+# An exchange passed on below the served size (to the claimed calls, which
+# tell every rank the largest block any rank moved) that grows on one pair
+# of ranks only is served within its eight calls: every rank's next call
+# agrees (served_exchanges.cpp, blocks_grew), those that move no large
+# block included (a rank that did not would hang, which the program's
+# watchdog ends).
+mpix_add_test(dropin.grown TARGET dropin_checks RANKS 2 3 4 ARGS --grown 1000 ENVIRONMENT ${dropin_env_claimed}
+  PASS "'serve:grown' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served"
+  FAIL "'serve:grown' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG")
 # An MPI_Alltoallv of uniform blocks is served by the Alltoall family.
 mpix_add_test(dropin.uniform_as_alltoall TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env}
   PASS "'serve:uniform' of 2 ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served[^\n]*uniform patterns as Alltoall 1"
