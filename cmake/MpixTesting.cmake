@@ -72,6 +72,12 @@ endfunction()
 function(mpix_add_test name)
   cmake_parse_arguments(T "NO_LEAK_CHECK" "PROCS;TARGET;TIMEOUT;PASS;FAIL;SKIP;EXIT;FIXTURES_SETUP;FIXTURES_REQUIRED"
                         "RANKS;COMMAND;ARGS;WRAPPER;ENV_PER_RANK;ENVIRONMENT" ${ARGN})
+  # A semicolon in a one-value argument (a PASS expression that says "; ")
+  # splits it, and the part after it would be dropped unseen.
+  if(T_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mpix_add_test(${name}): unexpected arguments '${T_UNPARSED_ARGUMENTS}' "
+                        "(a semicolon in PASS, FAIL or SKIP? write it as '.')")
+  endif()
   if(T_TARGET)
     set(program $<TARGET_FILE:${T_TARGET}>)
   else()

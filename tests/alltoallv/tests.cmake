@@ -85,7 +85,7 @@ mpix_add_test(alltoallv_auto.online.core_per_rank TARGET alltoallv_auto RANKS 2 
 # it caught pooled windows over freed heap memory) and auto loads its file.
 mpix_add_test(mpix_tune TARGET mpix_tune RANKS 2 FIXTURES_SETUP mpix_tune_output
   ARGS --sizes 8,4096,8192,65536 --repeats 1 --output ${CMAKE_CURRENT_BINARY_DIR}/mpix_tune_output.json
-  PASS "mpix_tune: \\[ *[0-9]+%\\] init and re-init costs; .* left.*mpix_tune: \\[100%\\] .*mpix_tune: wrote")
+  PASS "mpix_tune: \\[ *[0-9]+%\\] init and re-init costs. .* left.*mpix_tune: \\[100%\\] .*mpix_tune: wrote")
 # Merging launches as scripts/tune_defaults.sh does: mpix_tune --merge of
 # two launches' files (here the same measured file twice, and the file must
 # come back sane and unchanged in its algorithms).

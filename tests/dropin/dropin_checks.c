@@ -17,9 +17,9 @@
  * one of L (none if 0; each call's check carried by its exchange, not
  * agreed apart: the report counts the agreements), and R calls in which
  * some rank's displacements change on calls drawn at random.
- * With --grown S, instead: S calls below the served size, then eight in
- * which rank 0's block to rank 1 alone has grown to it (every call checked;
- * a watchdog ends a hang in watchdog_seconds).
+ * With --grown S [L], instead: S calls below the served size, then L
+ * (8 unless given) in which rank 0's block to rank 1 alone has grown to it
+ * (every call checked; a watchdog ends a hang in watchdog_seconds).
  * Communicators are named for the drop-in's report at MPI_Finalize
  * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served,
  * "short:..." ones none, and "pass:..." ones must not appear at all (the
@@ -361,8 +361,8 @@ static void changes_at_random(MPI_Comm comm, int calls) {
 }
 
 /* S calls whose blocks (200 ints each way) the drop-in passes on, to the
- * claimed calls, looking at them only every few hundred calls; then eight
- * in which rank 0's block to rank 1 alone is 32 KiB, above what the
+ * claimed calls, looking at them only every few hundred calls; then
+ * grown_calls (eight, say) in which rank 0's block to rank 1 alone is 32 KiB, above what the
  * claimed calls stage, which the drop-in serves from a request. The calls
  * passed on tell every rank, those that move no large block included, the
  * largest block any rank moved, so every rank's next call agrees, and the
@@ -370,13 +370,14 @@ static void changes_at_random(MPI_Comm comm, int calls) {
  * =repeats: at its third repeat) and served, where otherwise its next
  * agreement would come hundreds of calls later. A rank that did not learn
  * it would not agree with the others: a hang, which the watchdog ends. */
-static void grown(MPI_Comm comm, int small_calls) {
+static void grown(MPI_Comm comm, int small_calls, int grown_calls) {
     const int n = peers(comm);
     int me;
     MPI_Comm_rank(comm, &me);
     int *sc = malloc(n * sizeof(int)), *sd = malloc(n * sizeof(int));
     int *rc = malloc(n * sizeof(int)), *rd = malloc(n * sizeof(int));
     const int grown_block = 8192;
+    if (grown_calls < 0) grown_calls = 0;
     int *send = malloc((size_t)(n + grown_block) * 200 * sizeof(int));
     int *recv = malloc((size_t)(n + grown_block) * 200 * sizeof(int));
     for (int phase = 0; phase < 2; ++phase) {
@@ -387,7 +388,7 @@ static void grown(MPI_Comm comm, int small_calls) {
             sd[i] = s, s += sc[i];
             rd[i] = r, r += rc[i];
         }
-        const int calls = phase == 0 ? small_calls : 8;
+        const int calls = phase == 0 ? small_calls : grown_calls;
         for (int call = 0; call < calls; ++call) {
             fill(send, (size_t)s, call);
             checked_call("grown", call, send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, comm);
@@ -453,7 +454,7 @@ int main(int argc, char **argv) {
     if (argc > 2 && !strcmp(argv[1], "--grown")) {
         signal(SIGALRM, watchdog);
         alarm(watchdog_seconds);  /* through MPI_Finalize */
-        grown(scenario_comm("serve:grown"), atoi(argv[2]));
+        grown(scenario_comm("serve:grown"), atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 8);
         return finish();
     }
     if (by_rent) {
