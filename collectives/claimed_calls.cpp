@@ -43,6 +43,7 @@ struct BlockLine {
   std::int64_t recv_offset;
   std::uint64_t recv_bytes;
   std::uint64_t staged_at;  // in the slot; 0: not staged
+  std::uint64_t send_split, recv_split;  // Block::split
 };
 static_assert(sizeof(Header) <= line && sizeof(BlockLine) <= line, "a header or a block line fits a line");
 
@@ -117,7 +118,7 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
       continue;
     }
     BlockLine& b = block_line(slot, node_size_, k);
-    b = {out.offset, out.bytes, in.offset, in.bytes, 0};
+    b = {out.offset, out.bytes, in.offset, in.bytes, 0, out.split, in.split};
     const bool staged =
         out.bytes > 0 && out.bytes <= always_staged_at_most && staged_end + out.bytes <= slot_bytes_;
     if (staged) {
@@ -179,7 +180,7 @@ bool ClaimedCalls::progress(std::uint64_t n) {
                                          " (its own error names the reason)");
         }
         if (seen == BlockClaim::Seen::truncated && !out && c.truncated.empty())
-          c.truncated = "node rank " + std::to_string(k) + " sends this rank more bytes than it receives";
+          c.truncated = "node rank " + std::to_string(k) + "'s block to this rank does not fit its receives";
         seen_done = 1;
         --c.pending;
         continue;
@@ -192,6 +193,11 @@ bool ClaimedCalls::progress(std::uint64_t n) {
       const BlockLine& own = block_line(my_slot, node_size_, k);
       const std::uint64_t sent = out ? own.send_bytes : theirs.send_bytes;
       const std::uint64_t room = out ? theirs.recv_bytes : own.recv_bytes;
+      const std::uint64_t sent_split = out ? own.send_split : theirs.send_split;
+      const std::uint64_t room_split = out ? theirs.recv_split : own.recv_split;
+      // As large both ways but split otherwise (Block::split): some
+      // message is larger than its receive.
+      const bool split_otherwise = sent == room && sent_split != 0 && room_split != 0 && sent_split != room_split;
       // A block larger than its receiver's room: what fits is copied, and
       // the receiver's call ends with MPI_ERR_TRUNCATE, as MPI's would; the
       // sender's call is not in error.
@@ -218,11 +224,14 @@ bool ClaimedCalls::progress(std::uint64_t n) {
         abandon(c, n);
         throw;
       }
-      if (sent > room) {
+      if (sent > room || split_otherwise) {
         claim.finish_truncated(n);
         if (!out && c.truncated.empty())
-          c.truncated = "node rank " + std::to_string(k) + " sends " + std::to_string(sent) +
-                        " bytes to this rank, which receives " + std::to_string(room);
+          c.truncated = split_otherwise ? "node rank " + std::to_string(k) +
+                                              " splits its block to this rank into messages other than this "
+                                              "rank's receives from it (it is listed more than once)"
+                                        : "node rank " + std::to_string(k) + " sends " + std::to_string(sent) +
+                                              " bytes to this rank, which receives " + std::to_string(room);
       } else {
         claim.finish(n);
       }

@@ -81,10 +81,17 @@ class ClaimedCalls {
  public:
   static constexpr int slots = 16;  // calls in flight per rank before a call waits
 
-  // One block of a call, in bytes from its buffer's base.
+  // One block of a call, in bytes from its buffer's base. split: where
+  // the block is several of the program's messages (a graph that lists a
+  // neighbour more than once), a digest of their sizes in order; 0 where
+  // it is one. MPI matches the k-th message between two ranks with the
+  // k-th receive, so a receiver whose block is as large as the sender's,
+  // split otherwise, has some receive smaller than its message: that
+  // rank's call ends with MPI_ERR_TRUNCATE, as MPI's does.
   struct Block {
-    MPI_Aint offset;
-    std::size_t bytes;
+    MPI_Aint offset = 0;
+    std::size_t bytes = 0;
+    std::uint64_t split = 0;
   };
 
   // Collective over comm, every rank of which shares one node: the boards.

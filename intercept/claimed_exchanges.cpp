@@ -204,6 +204,7 @@ ClaimedExchanges::ClaimedExchanges(MPI_Comm comm, MPI_Comm library_comm, MPIX_Co
   send_blocks_.resize(static_cast<std::size_t>(size_));
   recv_blocks_.resize(static_cast<std::size_t>(size_));
   packing_at_.resize(static_cast<std::size_t>(size_));
+  listed_.resize(static_cast<std::size_t>(size_));
 }
 
 ClaimedExchanges::Graph ClaimedExchanges::Graph::of(MPI_Comm comm) {
@@ -340,7 +341,7 @@ MPI_Aint ClaimedExchanges::Direction::displ(int k) const {
 char* ClaimedExchanges::describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
                                  std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks) {
   const DatatypeLayout layout = DatatypeLayout::of(d.type, argument);
-  for (ClaimedCalls::Block& b : blocks) b = {0, 0};
+  for (ClaimedCalls::Block& b : blocks) b = {};
   // A rank listed more than once (a graph's repeated neighbour) gets one
   // block, its segments in the order listed: MPI matches the k-th message
   // between two ranks with the k-th (non-overtaking), so the sender's
@@ -359,11 +360,14 @@ char* ClaimedExchanges::describe(const Direction& d, const char* argument, bool 
     else if (bytes > 0)
       in_place = false;
   }
-  if (in_place) return d.buffer;
+  if (in_place) {
+    note_splits(d, layout, blocks);
+    return d.buffer;
+  }
   // Packed, each rank's segments end to end, ranks in order; sent blocks
   // packed now, received ones unpacked at completion (Shot::progress, from
   // packed_at).
-  for (ClaimedCalls::Block& b : blocks) b = {0, 0};
+  for (ClaimedCalls::Block& b : blocks) b = {};
   for (int k = 0; k < d.blocks; ++k)
     blocks[static_cast<std::size_t>(d.rank(k))].bytes += static_cast<std::size_t>(d.count(k) * layout.size);
   MPI_Count total = 0;
@@ -385,7 +389,22 @@ char* ClaimedExchanges::describe(const Direction& d, const char* argument, bool 
       if (rc != MPI_SUCCESS) throw Error(rc, std::string("packing the blocks of ") + argument + " failed");
     }
   }
+  note_splits(d, layout, blocks);
   return packed.data();
+}
+
+void ClaimedExchanges::note_splits(const Direction& d, const DatatypeLayout& layout,
+                                   std::vector<ClaimedCalls::Block>& blocks) {
+  if (d.ranks == nullptr) return;  // every rank listed once
+  std::fill(listed_.begin(), listed_.end(), 0);
+  for (int k = 0; k < d.blocks; ++k) {
+    const auto r = static_cast<std::size_t>(d.rank(k));
+    ++listed_[r];
+    const auto bytes = static_cast<std::uint64_t>(d.count(k) * layout.size);
+    blocks[r].split = (blocks[r].split ^ bytes) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;  // order counts
+  }
+  for (std::size_t r = 0; r < blocks.size(); ++r)
+    blocks[r].split = listed_[r] > 1 ? blocks[r].split | 1 : 0;  // never 0 where split
 }
 
 int ClaimedExchanges::issue(const char* function, const Direction& send, const Direction& recv, MPI_Request* request) {

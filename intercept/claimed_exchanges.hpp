@@ -62,6 +62,7 @@
 
 #include "collectives/claimed_calls.hpp"
 #include "intercept/served_requests.hpp"
+#include "src/datatype_layout.hpp"
 
 namespace mpix::intercept {
 
@@ -199,6 +200,9 @@ class ClaimedExchanges {
   // packed_at); returns the base the blocks are counted from.
   char* describe(const Direction& d, const char* argument, bool send, std::vector<char>& packed,
                  std::vector<MPI_Count>& packed_at, std::vector<ClaimedCalls::Block>& blocks);
+  // Where d lists a rank more than once, its block's split
+  // (ClaimedCalls::Block): the sizes of its segments, in order.
+  void note_splits(const Direction& d, const DatatypeLayout& layout, std::vector<ClaimedCalls::Block>& blocks);
   // One collective's names, nonblocking and blocking, and its calls served
   // in each form (the report's).
   struct Served {
@@ -233,6 +237,7 @@ class ClaimedExchanges {
   std::vector<ClaimedCalls::Block> send_blocks_, recv_blocks_;
   std::vector<MPI_Count> packed_at_;
   std::vector<MPI_Count> packing_at_;  // per rank, where describe() packs its next segment
+  std::vector<int> listed_;            // per rank, how often note_splits() found it listed
   // A blocking call's packed blocks (issue() keeps a shot's in the shot).
   std::vector<char> send_packed_, recv_packed_;
   std::vector<MPI_Count> recv_packed_at_;
