@@ -34,8 +34,14 @@ struct Header {
   std::atomic<std::uint64_t> call;
   std::atomic<std::uint64_t> send_base;
   std::atomic<std::uint64_t> recv_base;
-  std::atomic<std::uint64_t> note;  // a noted call's (start)
 };
+// A rank's note for its k-th noted call, in line k % note_lines after its
+// slots (invariant in the header).
+struct NoteLine {
+  std::atomic<std::uint64_t> call;  // written last, release
+  std::atomic<std::uint64_t> note;
+};
+constexpr std::size_t note_lines = 2;
 // Written before the header's call (release), read after it (acquire).
 struct BlockLine {
   std::int64_t send_offset;
@@ -45,9 +51,14 @@ struct BlockLine {
   std::uint64_t staged_at;  // in the slot; 0: not staged
   std::uint64_t send_split, recv_split;  // Block::split
 };
-static_assert(sizeof(Header) <= line && sizeof(BlockLine) <= line, "a header or a block line fits a line");
+static_assert(sizeof(Header) <= line && sizeof(BlockLine) <= line && sizeof(NoteLine) <= line,
+              "a header, a block line or a note line fits a line");
 
 Header& header_of(char* slot) { return *reinterpret_cast<Header*>(slot); }
+// notes_at: where a board's note lines begin (after its slots).
+NoteLine& note_line(char* board, std::size_t notes_at, std::uint64_t index) {
+  return *reinterpret_cast<NoteLine*>(board + notes_at + line * static_cast<std::size_t>(index % note_lines));
+}
 BlockLine& block_line(char* slot, int node_size, int peer) {
   return *reinterpret_cast<BlockLine*>(slot + line * (1 + static_cast<std::size_t>(node_size) +
                                                        static_cast<std::size_t>(peer)));
@@ -65,7 +76,8 @@ ClaimedCalls::ClaimedCalls(std::shared_ptr<const Comm> comm)
       calls_(slots),
       spin_polls_(ChannelSettings::of(*comm_).spin_polls) {
   if (comm_->num_nodes() != 1) throw Error(MPI_ERR_INTERN, "nonblocking claimed calls: the communicator spans nodes");
-  boards_ = ClaimedBoards::take(pool_, *comm_, slot_bytes_ * slots, "nonblocking claimed calls", [](char*) {});
+  boards_ = ClaimedBoards::take(pool_, *comm_, slot_bytes_ * slots + line * note_lines, "nonblocking claimed calls",
+                                [](char*) {});
   for (Call& c : calls_) {
     c.in_done.assign(static_cast<std::size_t>(node_size_), 1);
     c.out_done.assign(static_cast<std::size_t>(node_size_), 1);
@@ -92,11 +104,10 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
   const std::uint64_t n = ++last_;
   Call& c = calls_[static_cast<std::size_t>(n % slots)];
   // The slot's last call, slots calls back, completes first, and its
-  // staged blocks and note have been read (invariants).
+  // staged blocks have been read (invariant).
   if (c.number != 0) {
     wait(c.number);
     drain(c);
-    if (c.noted) await_notes_read(c);
   }
   c.number = n;
   c.send_base = send_base;
@@ -134,13 +145,16 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
     c.pending += (out.bytes > 0 && !staged) + (in.bytes > 0);
   }
   c.noted = note != nullptr;
+  for (int k = 0; k < node_size_; ++k) c.heard[static_cast<std::size_t>(k)] = !c.noted || k == node_rank_;
   if (c.noted) {
+    c.note_index = noted_++;
     c.most_noted = *note;
-    for (int k = 0; k < node_size_; ++k) c.heard[static_cast<std::size_t>(k)] = k == node_rank_;
     c.pending += static_cast<std::size_t>(node_size_ - 1);
+    NoteLine& mine = note_line(boards_.mine(), slot_bytes_ * slots, c.note_index);
+    mine.note.store(*note, std::memory_order_relaxed);
+    mine.call.store(n, std::memory_order_release);
   }
   Header& mine = header_of(slot);
-  mine.note.store(note != nullptr ? *note : 0, std::memory_order_relaxed);
   mine.send_base.store(reinterpret_cast<std::uintptr_t>(send_base), std::memory_order_relaxed);
   mine.recv_base.store(reinterpret_cast<std::uintptr_t>(recv_base), std::memory_order_relaxed);
   mine.call.store(n, std::memory_order_release);
@@ -156,10 +170,9 @@ bool ClaimedCalls::progress(std::uint64_t n) {
   char* my_slot = slot_of(boards_.mine(), n);
   for (int k = 0; k < node_size_; ++k) {
     if (k == node_rank_) continue;
-    // A noted call's peer's note, once its header shows the call (its
-    // slot keeps it until this rank has started its next call).
+    // A noted call's peer's note, once its line shows the call (invariant).
     if (char& heard = c.heard[static_cast<std::size_t>(k)]; !heard) {
-      const Header& peer = header_of(slot_of(boards_.of(k), n));
+      const NoteLine& peer = note_line(boards_.of(k), slot_bytes_ * slots, c.note_index);
       if (peer.call.load(std::memory_order_acquire) == n) {
         c.most_noted = std::max(c.most_noted, peer.note.load(std::memory_order_relaxed));
         heard = 1;
@@ -244,15 +257,6 @@ bool ClaimedCalls::progress(std::uint64_t n) {
 
 std::uint64_t ClaimedCalls::most_noted(std::uint64_t call) const {
   return calls_[static_cast<std::size_t>(call % slots)].most_noted;
-}
-
-void ClaimedCalls::await_notes_read(const Call& c) {
-  const std::uint64_t next = c.number + 1;
-  for (int k = 0; k < node_size_; ++k) {
-    if (k == node_rank_) continue;
-    const Header& peer = header_of(slot_of(boards_.of(k), next));
-    for (unsigned polls = 0; peer.call.load(std::memory_order_acquire) < next;) spin_then_yield(polls, spin_polls_);
-  }
 }
 
 void ClaimedCalls::abandon(Call& c, std::uint64_t n) {

@@ -49,16 +49,19 @@
 // `slots` calls in flight waits, at its next call, for the oldest to
 // complete (the one wait a call makes: documented in docs/guide.md).
 // A noted call (a blocking one that asks, start's note) also carries one
-// number per rank, in its header: the call completes only once every
-// node rank's header shows it, so every rank ends the call knowing the
-// same maximum (most_noted). That is a collective answer at no cost where
-// the call's blocks reach every peer anyway (its ranks read those headers
-// to claim), which the drop-in uses to learn, with no agreement, that a
-// call's blocks grew (served_exchanges.cpp). Its invariant: a rank writes
-// the slot of a noted call n again only once every peer has started call
-// n + 1, which, n being blocking on every rank, it does only after its
-// call n read this rank's note; a peer running ahead through calls that
-// need nothing of this rank cannot overwrite a note unread.
+// number per rank: the call completes only once every node rank's note
+// for it is read, so every rank ends the call knowing the same maximum
+// (most_noted). That is a collective answer at no cost where the call's
+// blocks reach every peer anyway, which the drop-in uses to learn, with no
+// agreement, that a call's blocks grew (served_exchanges.cpp). A rank's
+// k-th noted call writes its note line k % 2 (the call's number, then its
+// note, release), after the slots. Invariant: a rank writes line k % 2
+// again only at its noted call k + 2, which it starts after its noted call
+// k + 1 is complete, which needs every peer to have started that call,
+// which, noted calls being blocking on every rank, each does only once its
+// noted call k has read this rank's note k. So a note is never overwritten
+// unread, and no call waits for more than every rank's start of itself
+// (a nonblocking call, however far ahead, waits for no note).
 // Where the kernel refuses CMA between two ranks, or descriptors cannot
 // pass, construction fails on every rank alike.
 #pragma once
@@ -138,17 +141,16 @@ class ClaimedCalls {
     std::vector<char> staged_out;  // per node rank
     std::size_t unread = 0;
     std::string truncated;  // this rank received a block larger than its room: from whom (raised at completion)
-    // A noted call's: the node ranks whose note is read, and the largest.
+    // A noted call's: its note line's index (noted calls before it), the
+    // node ranks whose note is read, and the largest.
     bool noted = false;
+    std::uint64_t note_index = 0;
     std::vector<char> heard;  // per node rank
     std::uint64_t most_noted = 0;
   };
   char* slot_of(char* board, std::uint64_t call) const;
   // Until c's staged blocks have been read (or failed) by their receivers.
   void drain(Call& c);
-  // Before a noted call's slot is written again: until every peer has
-  // started the call after it (so has read its note).
-  void await_notes_read(const Call& c);
   // Call n failed on this rank: its transfers into this rank not yet done
   // are failed (those no sender claimed), so that no sender drains for ever.
   void abandon(Call& c, std::uint64_t n);
@@ -165,6 +167,7 @@ class ClaimedCalls {
   std::vector<Call> calls_;  // by slot
   std::vector<int> node_rank_of_;  // by communicator rank
   std::uint64_t last_ = 0;          // the last call started
+  std::uint64_t noted_ = 0;         // noted calls started
   int spin_polls_;
 };
 
