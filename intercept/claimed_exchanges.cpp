@@ -458,16 +458,17 @@ int ClaimedExchanges::run(Served& served, const Direction& send, const Direction
     // The peers' calls are all this one waits for; the MPI progresses
     // between polls, as it would inside its own call: a peer may sit in an
     // MPI call that needs this rank's progress before it makes its own.
-    // Noted on every rank alike, also where the call ends in
-    // MPI_ERR_TRUNCATE on this rank only (raised once the call is
-    // complete: every note read).
+    // Counted on every rank alike, also where the call fails on this rank:
+    // an MPI_ERR_TRUNCATE is raised once the call is complete (every note
+    // read); a copy that failed ends the call sooner, with the notes read
+    // so far (the program has the error, on both ranks of the transfer).
     const auto noted = [&] {
       if (served.notes_largest_block) served.largest = {served.largest.calls + 1, calls_->most_noted(number)};
     };
     try {
       calls_->wait(number);
-    } catch (const Error& e) {
-      if (e.code() == MPI_ERR_TRUNCATE) noted();
+    } catch (const Error&) {
+      noted();
       throw;
     }
     noted();

@@ -139,6 +139,8 @@ class ClaimedExchanges {
   // Whether the communicator has a distributed-graph topology (its
   // neighbourhood exchanges are served), and its in- and out-degree.
   bool graph() const { return graph_.served; }
+  int indegree() const { return static_cast<int>(graph_.sources.size()); }
+  int outdegree() const { return static_cast<int>(graph_.destinations.size()); }
   // The blocking MPI_Alltoallv calls run here, each a noted claimed call
   // (claimed_calls.hpp) whose note is the largest block its rank moves: at
   // its end every rank knows the largest block any rank moved, alike. The
@@ -149,8 +151,6 @@ class ClaimedExchanges {
   // every rank of the node; an MPI_Alltoall's blocks are one size on
   // every rank already.
   const LargestBlocks& alltoallv_largest_blocks() const { return alltoallv_.largest; }
-  int indegree() const { return static_cast<int>(graph_.sources.size()); }
-  int outdegree() const { return static_cast<int>(graph_.destinations.size()); }
 
  private:
   // One direction of a call, as its arguments say (MPI keeps them

@@ -48,7 +48,13 @@
 //   as many as keep the agreements within a small share of the calls'
 //   time (cheap calls are looked at rarely, expensive ones often), fewer
 //   where the pattern will have paid sooner, and at most gap_growth times
-//   as many as the last time.
+//   as many as the last time. Except where the calls passed on tell every
+//   rank, alike, the largest block any rank moved (an MPI_Alltoallv's
+//   claimed calls: ClaimedExchanges::alltoallv_largest_blocks): one that
+//   reaches the served size after an agreement that found the exchange
+//   smaller has every rank's next call agree (blocks_grew), so that an
+//   exchange that grows is found at once, not at an agreement spaced out
+//   for its small calls.
 // - A served exchange runs auto, whose tournament races the algorithms that
 //   can serve it against MPI's own call, on every rank alike: against the
 //   period of the pattern's passed-through calls where they were timed,
