@@ -362,8 +362,9 @@ static void changes_at_random(MPI_Comm comm, int calls) {
 
 /* S calls whose blocks (200 ints each way) the drop-in passes on, to the
  * claimed calls, looking at them only every few hundred calls; then
- * grown_calls (eight, say) in which rank 0's block to rank 1 alone is 32 KiB, above what the
- * claimed calls stage, which the drop-in serves from a request. The calls
+ * grown_calls (eight, say) in which rank 0's block to rank 1 alone is
+ * 32 KiB, above what the claimed calls stage, which the drop-in serves
+ * from a request. The calls
  * passed on tell every rank, those that move no large block included, the
  * largest block any rank moved, so every rank's next call agrees, and the
  * grown exchange is admitted within its eight calls (MPIX_INTERCEPT_ADMISSION
@@ -378,8 +379,9 @@ static void grown(MPI_Comm comm, int small_calls, int grown_calls) {
     int *rc = malloc(n * sizeof(int)), *rd = malloc(n * sizeof(int));
     const int grown_block = 8192;
     if (grown_calls < 0) grown_calls = 0;
-    int *send = malloc((size_t)(n + grown_block) * 200 * sizeof(int));
-    int *recv = malloc((size_t)(n + grown_block) * 200 * sizeof(int));
+    /* Every block 200 ints, one of them grown_block. */
+    int *send = malloc(((size_t)n * 200 + grown_block) * sizeof(int));
+    int *recv = malloc(((size_t)n * 200 + grown_block) * sizeof(int));
     for (int phase = 0; phase < 2; ++phase) {
         int s = 0, r = 0;
         for (int i = 0; i < n; ++i) {

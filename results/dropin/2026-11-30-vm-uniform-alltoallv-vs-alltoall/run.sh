@@ -4,19 +4,23 @@
 # bench_dropin (50 + 200 calls per size, 20 + 100 from 1 MiB, a barrier
 # between calls), preloaded, as MPI_Alltoallv with uniform blocks and as
 # MPI_Alltoall, one launch after the other, which goes first alternating.
-#   run.sh <build> <pairs> <outdir>
+#   run.sh <build> <pairs> <outdir> [<loop> <sizes> <tag>]
+# Another loop of bench_dropin (later stops' prefix.sh: prefix), over
+# other sizes, writes <tag><collective>-<pair>.csv and no summary.
 set -euo pipefail
-build=$1 pairs=$2 out=$3
-sizes=$(python3 -c "print(','.join(str(8 << i) for i in range(20)))")
+build=$1 pairs=$2 out=$3 loop=${4:-sweep}
+sizes=${5:-$(python3 -c "print(','.join(str(8 << i) for i in range(20)))")}
+tag=${6:-}
 mkdir -p "$out"
 for ((i = 0; i < pairs; i++)); do
   order=(alltoallv alltoall)
   ((i % 2)) && order=(alltoall alltoallv)
   for c in "${order[@]}"; do
-    LD_PRELOAD=$build/libmpixrma_intercept.so mpiexec.mpich -n 2 "$build/benchmarks/bench_dropin" --loop sweep \
-      --collective "$c" --sizes "$sizes" --csv "$out/$c-$i.csv" > /dev/null
+    LD_PRELOAD=$build/libmpixrma_intercept.so mpiexec.mpich -n 2 "$build/benchmarks/bench_dropin" --loop "$loop" \
+      --collective "$c" --sizes "$sizes" --csv "$out/$tag$c-$i.csv" > /dev/null
   done
 done
+[ "$loop" = sweep ] || exit 0
 python3 - "$out" "$pairs" <<'PY'
 import csv, statistics, sys
 out, pairs = sys.argv[1], int(sys.argv[2])

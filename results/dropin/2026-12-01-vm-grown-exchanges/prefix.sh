@@ -5,22 +5,15 @@
 # prefix loop (the sweep up to the size before, then 1000 calls of the last
 # size, the time per call over its first 50, 100, 250 and 1000), preloaded,
 # as MPI_Alltoallv with uniform blocks and as MPI_Alltoall, one launch after
-# the other, which goes first alternating.
-#   prefix.sh <build> <pairs> <outdir>
+# the other, which goes first alternating (the uniform sweep's run.sh,
+# with the prefix loop). Run from the repository's root.
+#   prefix.sh <build> <pairs> <outdir>   (LASTS: the last sizes, in bytes)
 set -euo pipefail
 build=$1 pairs=$2 out=$3
-mkdir -p "$out"
-lasts="32768 65536 131072 262144 524288"
+lasts=${LASTS:-"32768 65536 131072 262144 524288"}
 for last in $lasts; do
   sizes=$(python3 -c "print(','.join(str(8 << i) for i in range(20) if 8 << i <= $last))")
-  for ((i = 0; i < pairs; i++)); do
-    order=(alltoallv alltoall)
-    ((i % 2)) && order=(alltoall alltoallv)
-    for c in "${order[@]}"; do
-      LD_PRELOAD=$build/libmpixrma_intercept.so mpiexec.mpich -n 2 "$build/benchmarks/bench_dropin" --loop prefix \
-        --collective "$c" --sizes "$sizes" --csv "$out/$last-$c-$i.csv" > /dev/null
-    done
-  done
+  bash results/dropin/2026-11-30-vm-uniform-alltoallv-vs-alltoall/run.sh "$build" "$pairs" "$out" prefix "$sizes" "$last-"
 done
 python3 - "$out" "$pairs" $lasts <<'PY'
 import csv, statistics, sys
