@@ -8,7 +8,6 @@
 
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
-#include "collectives/block_claims.hpp"
 #include "intercept/errors_return_duplicate.hpp"
 #include "intercept/inside_drop_in.hpp"
 #include "intercept/intercept_config.hpp"
@@ -582,14 +581,7 @@ int unserved_alltoallv(const void* sendbuf, const int sendcounts[], const int sd
 int unserved_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, MPI_Comm comm) {
   ClaimedExchanges* state = ClaimedExchanges::of(comm);
-  // Only blocks the claimed calls stage: larger ones they copy by CMA, which
-  // the MPI's own MPI_Alltoall matches or beats (unlike its MPI_Alltoallv).
-  // An Alltoall's blocks are one size on every rank, so every rank decides
-  // alike.
-  int type_bytes = 0;
-  if (state == nullptr || !state->serves_blocking() || !state->servable(sendbuf, sendcount, recvbuf, recvcount) ||
-      PMPI_Type_size(recvtype, &type_bytes) != MPI_SUCCESS ||
-      static_cast<long long>(recvcount) * type_bytes > static_cast<long long>(always_staged_at_most))
+  if (state == nullptr || !state->serves_blocking() || !state->servable(sendbuf, sendcount, recvbuf, recvcount))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   InsideDropIn guard;
   return state->alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, nullptr);

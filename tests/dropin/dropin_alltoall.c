@@ -6,7 +6,9 @@
  * rotating among three; MPI_IN_PLACE; the count changing every few calls; a
  * derived contiguous send type against plain receive elements; and, on a
  * communicator of its own, small calls of one receive type, then served
- * ones of a larger type at a count the small ones did not reach.
+ * ones of a larger type at a count the small ones did not reach; and, on a
+ * third, blocks larger than the claimed calls stage (32 KiB), which the
+ * calls the agreed path passes on copy whole (dropin.alltoall.claimed).
  * The communicators are named "serve:..." for the drop-in's report at
  * MPI_Finalize (MPIX_VERBOSE=1), which must show calls served on each.
  * Prints "dropin_alltoall: ok" on rank 0 when every call delivered MPI's
@@ -101,6 +103,18 @@ int main(int argc, char **argv) {
         checked_call("4-int elements received", call, buffers[0], buffers[1], 512, MPI_INT, 512, quad, 128, typed);
     MPI_Comm_free(&typed);
     MPI_Type_free(&quad);
+    const int staged_above = 8192; /* ints per block: 32 KiB */
+    int *wide_send = malloc((size_t)size_ * staged_above * sizeof(int));
+    int *wide_recv = malloc((size_t)size_ * staged_above * sizeof(int));
+    MPI_Comm wide;
+    MPI_Comm_dup(MPI_COMM_WORLD, &wide);
+    MPI_Comm_set_name(wide, "serve:alltoall 32 KiB blocks");
+    for (int call = 0; call < CALLS; ++call)
+        checked_call("32 KiB blocks", call, wide_send, wide_recv, staged_above, MPI_INT, staged_above, MPI_INT,
+                     staged_above, wide);
+    MPI_Comm_free(&wide);
+    free(wide_send);
+    free(wide_recv);
 
     for (int b = 0; b < 6; ++b) free(buffers[b]);
     long wrong = 0;
