@@ -50,11 +50,23 @@ struct BlockLine {
   std::uint64_t recv_bytes;
   std::uint64_t staged_at;  // in the slot; 0: not staged
   std::uint64_t send_split, recv_split;  // Block::split
+  std::uint64_t note;  // a noted call's: this rank's note, for the receiver that copies the block
 };
-static_assert(sizeof(Header) <= line && sizeof(BlockLine) <= line && sizeof(NoteLine) <= line,
-              "a header, a block line or a note line fits a line");
+// A transfer's claim line, in its receiver's slot: the claim, then, in a
+// noted call whose sender copied the block, the sender's note (written
+// before the claim's done, which is released).
+struct ClaimLine {
+  BlockClaim claim;
+  std::atomic<std::uint64_t> note;
+};
+static_assert(sizeof(Header) <= line && sizeof(BlockLine) <= line && sizeof(NoteLine) <= line &&
+                  sizeof(ClaimLine) <= line,
+              "a header, a block line, a claim line or a note line fits a line");
 
 Header& header_of(char* slot) { return *reinterpret_cast<Header*>(slot); }
+ClaimLine& claim_line_in(char* slot, int source) {
+  return *reinterpret_cast<ClaimLine*>(&claim_in(slot, source));
+}
 // notes_at: where a board's note lines begin (after its slots).
 NoteLine& note_line(char* board, std::size_t notes_at, std::uint64_t index) {
   return *reinterpret_cast<NoteLine*>(board + notes_at + line * static_cast<std::size_t>(index % note_lines));
@@ -129,7 +141,7 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
       continue;
     }
     BlockLine& b = block_line(slot, node_size_, k);
-    b = {out.offset, out.bytes, in.offset, in.bytes, 0, out.split, in.split};
+    b = {out.offset, out.bytes, in.offset, in.bytes, 0, out.split, in.split, note != nullptr ? *note : 0};
     const bool staged =
         out.bytes > 0 && out.bytes <= always_staged_at_most && staged_end + out.bytes <= slot_bytes_;
     if (staged) {
@@ -148,6 +160,7 @@ std::uint64_t ClaimedCalls::start(const char* send_base, const Block* send, char
   for (int k = 0; k < node_size_; ++k) c.heard[static_cast<std::size_t>(k)] = !c.noted || k == node_rank_;
   if (c.noted) {
     c.note_index = noted_++;
+    c.own_note = *note;
     c.most_noted = *note;
     c.pending += static_cast<std::size_t>(node_size_ - 1);
     NoteLine& mine = note_line(boards_.mine(), slot_bytes_ * slots, c.note_index);
@@ -170,21 +183,28 @@ bool ClaimedCalls::progress(std::uint64_t n) {
   char* my_slot = slot_of(boards_.mine(), n);
   for (int k = 0; k < node_size_; ++k) {
     if (k == node_rank_) continue;
-    // A noted call's peer's note, once its line shows the call (invariant).
-    if (char& heard = c.heard[static_cast<std::size_t>(k)]; !heard) {
+    char& heard = c.heard[static_cast<std::size_t>(k)];
+    const auto hear = [&](std::uint64_t note) {
+      c.most_noted = std::max(c.most_noted, note);
+      heard = 1;
+      --c.pending;
+    };
+    // A noted call's peer's note comes with its block to this rank, which
+    // this rank reads once it is done (theirs.note where this rank copied
+    // it, the claim line's where the peer did); from a peer that sends this
+    // rank no block, from its note line, once that shows the call
+    // (invariant).
+    if (!heard && c.in_done[static_cast<std::size_t>(k)]) {
       const NoteLine& peer = note_line(boards_.of(k), slot_bytes_ * slots, c.note_index);
-      if (peer.call.load(std::memory_order_acquire) == n) {
-        c.most_noted = std::max(c.most_noted, peer.note.load(std::memory_order_relaxed));
-        heard = 1;
-        --c.pending;
-      }
+      if (peer.call.load(std::memory_order_acquire) == n) hear(peer.note.load(std::memory_order_relaxed));
     }
     for (const bool out : {false, true}) {
       char& seen_done = (out ? c.out_done : c.in_done)[static_cast<std::size_t>(k)];
       if (seen_done || (out && c.staged_out[static_cast<std::size_t>(k)])) continue;
       char* peer_slot = slot_of(boards_.of(k), n);
       // The transfer's claim lives in its receiver's slot, in its sender's line.
-      BlockClaim& claim = out ? claim_in(peer_slot, node_rank_) : claim_in(my_slot, k);
+      ClaimLine& claimed = out ? claim_line_in(peer_slot, node_rank_) : claim_line_in(my_slot, k);
+      BlockClaim& claim = claimed.claim;
       if (const BlockClaim::Seen seen = claim.seen(n); seen != BlockClaim::Seen::pending) {
         if (seen == BlockClaim::Seen::failed) {
           abandon(c, n);  // the call ends here, with the error, on both ranks
@@ -194,6 +214,7 @@ bool ClaimedCalls::progress(std::uint64_t n) {
         }
         if (seen == BlockClaim::Seen::truncated && !out && c.truncated.empty())
           c.truncated = "node rank " + std::to_string(k) + "'s block to this rank does not fit its receives";
+        if (!out && !heard) hear(claimed.note.load(std::memory_order_relaxed));  // the peer copied it
         seen_done = 1;
         --c.pending;
         continue;
@@ -237,6 +258,8 @@ bool ClaimedCalls::progress(std::uint64_t n) {
         abandon(c, n);
         throw;
       }
+      if (out && c.noted) claimed.note.store(c.own_note, std::memory_order_relaxed);  // released by the finish
+      if (!out && !heard) hear(theirs.note);
       if (sent > room || split_otherwise) {
         claim.finish_truncated(n);
         if (!out && c.truncated.empty())

@@ -53,15 +53,22 @@
 // for it is read, so every rank ends the call knowing the same maximum
 // (most_noted). That is a collective answer at no cost where the call's
 // blocks reach every peer anyway, which the drop-in uses to learn, with no
-// agreement, that a call's blocks grew (served_exchanges.cpp). A rank's
-// k-th noted call writes its note line k % 2 (the call's number, then its
-// note, release), after the slots. Invariant: a rank writes line k % 2
-// again only at its noted call k + 2, which it starts after its noted call
-// k + 1 is complete, which needs every peer to have started that call,
-// which, noted calls being blocking on every rank, each does only once its
-// noted call k has read this rank's note k. So a note is never overwritten
-// unread, and no call waits for more than every rank's start of itself
-// (a nonblocking call, however far ahead, waits for no note).
+// agreement, that a call's blocks grew (served_exchanges.cpp). A note
+// travels with the rank's block to each peer, in lines that peer reads for
+// the block anyway: in the block line, where the receiver copies it (or
+// reads it staged), or in the receiver's claim line, written before the
+// done, where the sender copies it. A peer that is sent no block reads the
+// rank's note line instead: its k-th noted call writes line k % 2 (the
+// call's number, then its note, release), after the slots. Invariant: a
+// rank writes line k % 2 again only at its noted call k + 2, which it
+// starts after its noted call k + 1 is complete, which needs every peer to
+// have started that call (its block or its note line showed it), which,
+// noted calls being blocking on every rank, each does only once its noted
+// call k has read this rank's note k. A block's note is read before the
+// transfer is done, and its lines are rewritten only after that. So a
+// note is never overwritten unread, and no call waits for more than every
+// rank's start of itself (a nonblocking call, however far ahead, waits
+// for no note).
 // Where the kernel refuses CMA between two ranks, or descriptors cannot
 // pass, construction fails on every rank alike.
 #pragma once
@@ -146,6 +153,7 @@ class ClaimedCalls {
     bool noted = false;
     std::uint64_t note_index = 0;
     std::vector<char> heard;  // per node rank
+    std::uint64_t own_note = 0;
     std::uint64_t most_noted = 0;
   };
   char* slot_of(char* board, std::uint64_t call) const;

@@ -360,7 +360,7 @@ static void changes_at_random(MPI_Comm comm, int calls) {
     free(send), free(recv), free_pattern(&p);
 }
 
-/* S calls whose blocks (200 ints each way) the drop-in passes on, to the
+/* S calls whose blocks (200 ints each way, or none) the drop-in passes on, to the
  * claimed calls, looking at them only every few hundred calls; then
  * grown_calls (eight, say) in which rank 0's block to rank 1 alone is
  * 32 KiB, above what the claimed calls stage, which the drop-in serves
@@ -379,14 +379,17 @@ static void grown(MPI_Comm comm, int small_calls, int grown_calls) {
     int *rc = malloc(n * sizeof(int)), *rd = malloc(n * sizeof(int));
     const int grown_block = 8192;
     if (grown_calls < 0) grown_calls = 0;
-    /* Every block 200 ints, one of them grown_block. */
+    /* Every block 200 ints, but each rank's to the next, which is empty
+     * while the blocks are small (the claimed calls tell its receiver the
+     * sender's largest block by a line of its own, not with the block),
+     * and rank 0's to rank 1, which then grows to grown_block. */
     int *send = malloc(((size_t)n * 200 + grown_block) * sizeof(int));
     int *recv = malloc(((size_t)n * 200 + grown_block) * sizeof(int));
     for (int phase = 0; phase < 2; ++phase) {
         int s = 0, r = 0;
         for (int i = 0; i < n; ++i) {
-            sc[i] = phase == 1 && me == 0 && i == 1 ? grown_block : 200;
-            rc[i] = phase == 1 && me == 1 && i == 0 ? grown_block : 200;
+            sc[i] = phase == 1 && me == 0 && i == 1 ? grown_block : phase == 0 && i == (me + 1) % n ? 0 : 200;
+            rc[i] = phase == 1 && me == 1 && i == 0 ? grown_block : phase == 0 && me == (i + 1) % n ? 0 : 200;
             sd[i] = s, s += sc[i];
             rd[i] = r, r += rc[i];
         }
