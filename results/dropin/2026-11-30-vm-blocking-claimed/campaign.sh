@@ -25,5 +25,5 @@ done
 { floor before; $D $N --collective alltoallv --form persistent --sizes $ALL --loops application --outdir /tmp/bcp;
   $D $N --collective alltoallv --form nonblocking --sizes $S --loops application --outdir /tmp/bcn; floor after; } > $R/$RUN-other-forms.txt 2>&1
 bash results/dropin/2026-11-30-vm-blocking-claimed/three_ways.sh > $R/$RUN-three-ways.txt 2>&1
-bash results/dropin/2026-11-30-vm-uniform-alltoallv-vs-alltoall/run.sh build 10 /tmp/bc_uniform > $R/$RUN-uniform.txt 2>&1
+bash results/dropin/2026-11-30-vm-uniform-alltoallv-vs-alltoall/run.sh build ${UNIFORM_PAIRS:-10} /tmp/bc_uniform > $R/$RUN-uniform.txt 2>&1
 echo campaign done
