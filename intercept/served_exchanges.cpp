@@ -59,7 +59,9 @@
 //   can serve it against MPI's own call, on every rank alike: against the
 //   period of the pattern's passed-through calls where they were timed,
 //   else against a trial of MPI's call. Where MPI's
-//   call wins, the pattern stays cached but goes back to MPI's call,
+//   call wins, the pattern stays cached but goes back to MPI's call (a
+//   uniform MPI_Alltoallv's, whose search raced MPI_Alltoall, to the calls
+//   passed on before its admission: Entry::returns_to_mpi),
 //   and, unless another pattern of the communicator is still served, the
 //   agreements space out as for a pattern too small to serve; a changed
 //   pattern is admitted and raced afresh.
@@ -342,7 +344,7 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   back_on_mpi_ = false;
   for (std::size_t slot = 0; slot < entries_.size(); ++slot)
     if (a[slots + slot] == 0) {
-      back_on_mpi_ = entries_[slot].pass_through;
+      back_on_mpi_ = entries_[slot].returns_to_mpi();
       const int rc =
           serve(entries_[slot], sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
       carry_next(static_cast<int>(slot));
@@ -523,7 +525,7 @@ int ServedExchanges::run_request(Entry& entry, const void* sendbuf, void* recvbu
       is_mpi_own_call(entry.as_alltoall ? Collective::alltoall : collective_,
                       std::string_view(running, static_cast<std::size_t>(length)))) {
     entry.pass_through = true;
-    back_on_mpi_ = true;
+    back_on_mpi_ = entry.returns_to_mpi();
     ++counters_.returned;
     MPIX_Request_free(&entry.request);
     look_again_unless_serving();

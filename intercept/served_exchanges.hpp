@@ -130,7 +130,8 @@ class ServedExchanges {
   // Where a call that passes straight through goes: the MPI's own call
   // while the last agreement found its pattern gone back to it (the
   // pattern's search found the MPI's own call fastest, and raced no claimed
-  // call); otherwise it is passed on (unserved_alltoallv and kin).
+  // call: Entry::returns_to_mpi); otherwise it is passed on
+  // (unserved_alltoallv and kin).
   bool passes_to_mpi() const { return back_on_mpi_; }
   // One call of the collective on the communicator that does not pass
   // straight through: served, or passed to MPI's own (PMPI_). Returns its
@@ -230,14 +231,21 @@ class ServedExchanges {
     MPIX_Request* request = nullptr;
     long last_used = 0;  // call number of its last admission or service
     // Agreed: the request's tournament found MPI's own call fastest, so the
-    // exchange goes back to PMPI_Alltoallv, with agreements spaced out,
-    // until the pattern changes.
+    // exchange is no longer served, with agreements spaced out, until the
+    // pattern changes: it goes back to PMPI_Alltoallv (returns_to_mpi()).
     bool pass_through = false;
     bool settled = false;  // agreed: its request had settled at the last service
     // Agreed: an MPI_Alltoallv whose blocks are an Alltoall's on every
     // rank, served by the Alltoall family's request (its algorithms, and
     // MPI_Alltoall as MPI's own call).
     bool as_alltoall = false;
+    // Where a pattern no longer served goes: the program's own MPI call,
+    // which its search raced, except for a pattern served as an Alltoall.
+    // Its search raced MPI_Alltoall, not the program's MPI_Alltoallv (MPICH
+    // runs that one much slower over the same blocks), so its calls are
+    // passed on as before its admission (claimed calls, where the
+    // communicator has them), whose period its admission measured.
+    bool returns_to_mpi() const { return pass_through && !as_alltoall; }
     // Until it settles: its search so far (search_measured).
     SearchCost search;
     PatternUse use;
@@ -369,7 +377,7 @@ class ServedExchanges {
   // happen at agreed calls, so slot i is the same exchange on every rank.
   std::vector<Entry> entries_;
   bool disabled_ = false;       // agreed: settings differ, or the library failed to serve
-  bool back_on_mpi_ = false;    // agreed: the last agreed call's pattern went back to MPI (passes_to_mpi)
+  bool back_on_mpi_ = false;    // agreed: the last agreed call's pattern returns to MPI (passes_to_mpi)
   bool agreement_set_up_ = false;  // set_up_agreement() ran (agreed)
   bool rings_shared_ = false;   // share_rings() ran (agreed)
   std::array<bool, search_kinds> first_search_done_{};  // first_search(kind) ran (agreed)

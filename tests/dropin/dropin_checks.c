@@ -20,6 +20,8 @@
  * With --grown S [L], instead: S calls below the served size, then L
  * (8 unless given) in which rank 0's block to rank 1 alone has grown to it
  * (every call checked; a watchdog ends a hang in watchdog_seconds).
+ * With --uniform N, instead: N calls of a uniform exchange of 32 KiB
+ * blocks.
  * Communicators are named for the drop-in's report at MPI_Finalize
  * (MPIX_VERBOSE=1): "serve:..." ones must have had calls served,
  * "short:..." ones none, and "pass:..." ones must not appear at all (the
@@ -142,12 +144,12 @@ static void fixed(MPI_Comm comm, const char *name, int block, int calls) {
 
 /* An MPI_Alltoallv whose blocks are an Alltoall's: block elements to and
  * from every rank, block r at r * block (served by the Alltoall family). */
-static void uniform(MPI_Comm comm, int block) {
+static void uniform(MPI_Comm comm, int block, int calls) {
     const int n = peers(comm);
     int *counts = malloc(n * sizeof(int)), *displs = malloc(n * sizeof(int));
     for (int r = 0; r < n; ++r) counts[r] = block, displs[r] = r * block;
     int *send = malloc((size_t)n * block * sizeof(int)), *recv = malloc((size_t)n * block * sizeof(int));
-    for (int call = 0; call < CALLS; ++call) {
+    for (int call = 0; call < calls; ++call) {
         fill(send, n * block, call);
         checked_call("uniform", call, send, counts, displs, MPI_INT, recv, counts, displs, MPI_INT, comm);
     }
@@ -462,12 +464,16 @@ int main(int argc, char **argv) {
         grown(scenario_comm("serve:grown"), atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 8);
         return finish();
     }
+    if (argc > 2 && !strcmp(argv[1], "--uniform")) {
+        uniform(scenario_comm("serve:uniform"), 8192, atoi(argv[2]));
+        return finish();
+    }
     if (by_rent) {
         short_lived(scenario_comm("short:six calls each"));
         return finish();
     }
     alternating_large(scenario_comm("serve:alternating large"));
-    uniform(scenario_comm("serve:uniform"), 1000);
+    uniform(scenario_comm("serve:uniform"), 1000, CALLS);
     rotating(scenario_comm("serve:rotating"));
     reallocated(scenario_comm("serve:free+malloc"));
     role_swap(scenario_comm("serve:role swap"));

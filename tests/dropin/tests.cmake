@@ -117,6 +117,21 @@ if(NOT MPIX_MPI_IS_OPEN_MPI)
     PASS "${grown_returned}.*${grown_claimed_few}|${grown_claimed_few}.*${grown_returned}"
     FAIL "'serve:grown' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG")
 endif()
+# A uniform MPI_Alltoallv whose search finds MPI_Alltoall fastest (every
+# other Alltoall algorithm excluded): its search raced MPI_Alltoall, not
+# the program's MPI_Alltoallv, so from then on its calls stay on the claimed
+# calls, as before its admission (Entry::returns_to_mpi), not on
+# PMPI_Alltoallv: the claimed calls count all but its served ones.
+mpix_registered_algorithms(alltoall_all_but_mpi FAMILY alltoall WITHOUT selects mpi_baseline)
+list(JOIN alltoall_all_but_mpi "," alltoall_all_but_mpi)
+if(NOT MPIX_MPI_IS_OPEN_MPI)
+  set(uniform_returned "'serve:uniform'[^\n]*1 patterns [(]1 back to MPI")
+  set(uniform_claimed "'serve:uniform'[^\n]*calls served. 2[0-9][0-9] MPI_Alltoallv, ")
+  mpix_add_test(dropin.uniform_back_to_mpi TARGET dropin_checks RANKS 2 ARGS --uniform 300
+    ENVIRONMENT ${dropin_env_claimed} MPIX_ALLTOALL_EXCLUDE=${alltoall_all_but_mpi}
+    PASS "${uniform_returned}.*${uniform_claimed}|${uniform_claimed}.*${uniform_returned}"
+    FAIL "'serve:uniform' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG")
+endif()
 # An MPI_Alltoallv of uniform blocks is served by the Alltoall family.
 mpix_add_test(dropin.uniform_as_alltoall TARGET dropin_checks RANKS 2 ENVIRONMENT ${dropin_env}
   PASS "'serve:uniform' of 2 ranks, MPI_Alltoallv: [0-9]+ calls, [1-9][0-9]* served[^\n]*uniform patterns as Alltoall 1"
