@@ -64,7 +64,8 @@ const std::vector<VariableSpec>& intercept_variables() {
      "path (repeated exchanges, agreed, served from the library's persistent requests) passes on, on a "
      "communicator set up for the nonblocking exchanges (MPIX_INTERCEPT_NONBLOCKING): claimed runs them as "
      "the nonblocking ones run, with no agreement, and leaves them every block up to the 16 KiB they stage "
-     "(but patterns whose search found the MPI's own call fastest, which go to the MPI's own); agreed passes them to the MPI's own, as on every other communicator.",
+     "(but patterns whose search found the MPI's own call fastest, which go to the MPI's own, a uniform "
+     "MPI_Alltoallv's excepted); agreed passes them to the MPI's own, as on every other communicator.",
      [](std::string_view v, Config& c) {
        c.section<InterceptConfig>().blocking =
            parse_choice<BlockingPath>(v, {{"claimed", BlockingPath::claimed}, {"agreed", BlockingPath::agreed}});

@@ -362,9 +362,9 @@ static void changes_at_random(MPI_Comm comm, int calls) {
     free(send), free(recv), free_pattern(&p);
 }
 
-/* S calls whose blocks (200 ints each way, or none) the drop-in passes on, to the
- * claimed calls, looking at them only every few hundred calls; then
- * grown_calls (eight, say) in which rank 0's block to rank 1 alone is
+/* S calls whose blocks (200 ints each way, or none) the drop-in passes
+ * on, to the claimed calls, looking at them only every few hundred calls;
+ * then grown_calls (eight, say) in which rank 0's block to rank 1 alone is
  * 32 KiB, above what the claimed calls stage, which the drop-in serves
  * from a request. The calls
  * passed on tell every rank, those that move no large block included, the
