@@ -518,17 +518,12 @@ int ClaimedExchanges::neighbor_alltoallv(const void* sendbuf, const int sendcoun
 using mpix::intercept::inside_drop_in;
 using mpix::intercept::InsideDropIn;
 using mpix::intercept::ClaimedExchanges;
+using mpix::intercept::set_up_after;
 
-namespace {
-
-// After one of the MPI's constructors made *newcomm (or MPI_COMM_NULL
-// here); read only once it returned.
-int set_up_after(int rc, const MPI_Comm* newcomm, const char* made_by) {
+int mpix::intercept::set_up_after(int rc, const MPI_Comm* newcomm, const char* made_by) {
   if (rc == MPI_SUCCESS && !inside_drop_in) ClaimedExchanges::set_up(*newcomm, made_by);
   return rc;
 }
-
-}  // namespace
 
 extern "C" int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],

@@ -98,6 +98,11 @@ inline int unserved_neighbor_alltoallv(const void* sendbuf, const int sendcounts
 }
 #endif
 
+// After one of the MPI's constructors made *newcomm (or MPI_COMM_NULL
+// there) and returned rc: sets it up (ClaimedExchanges::set_up) unless the
+// call failed or the drop-in made it. Returns rc.
+int set_up_after(int rc, const MPI_Comm* newcomm, const char* made_by);
+
 class ClaimedExchanges {
  public:
   // Collective over comm, in the MPI call made_by that blocks every rank of
