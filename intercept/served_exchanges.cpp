@@ -388,6 +388,7 @@ ServedExchanges::Votes ServedExchanges::votes(ExchangePattern& pattern, const Re
   const SearchPrice& search = last_search_[static_cast<std::size_t>(SearchKind::moving_buffers)];
   a[search_ns] = in_ns(search.us);
   a[minus_search_gain] = -static_cast<std::int64_t>(1e6 * search.gain);
+  a[search_block] = search.block;
   a[settings] = settings_hash;
   a[minus_settings] = -settings_hash;
   const std::int64_t block = collective_ == Collective::alltoallv ? pattern.uniform_block() : -1;
@@ -436,9 +437,10 @@ void ServedExchanges::consider_admission(const Votes& a, const void* sendbuf, vo
                               ? 0
                               : admission_price_us(in_us(a[search_ns]), in_us(a[admission_ns]), pattern_us,
                                                    tournament_rule_, admission_rule_);
-  const double gain = 1e-6 * static_cast<double>(-a[minus_search_gain]);
+  const double gain = expected_gain(1e-6 * static_cast<double>(-a[minus_search_gain]), a[search_block],
+                                    a[largest_block], admission_rule_);
   if (-a[minus_repeats] >= settings_.repeats && admission_pays(rent_us, price_us, gain, admission_rule_))
-    admit(sendbuf, recvbuf, a[not_uniform] == 0 && a[uniform_block] == -a[minus_uniform_block],
+    admit(sendbuf, recvbuf, a[not_uniform] == 0 && a[uniform_block] == -a[minus_uniform_block], a[largest_block],
           a[period_unmeasured] ? 0 : a[pattern_period_ns], pattern_us);
   else
     look_again_after(calls_before_next_check(pattern_us, check_us_, true, rent_us,
@@ -822,6 +824,7 @@ void ServedExchanges::first_search(SearchKind kind) {
   }
   SearchCost search;
   search.mpi_call_us = measured[0];
+  search.largest_block = block;
   MPIX_Request* request = nullptr;
   // Agreed either way (MPIX_*_init fails on every rank alike, and the
   // request settles at the same Start on every rank).
@@ -874,6 +877,7 @@ void ServedExchanges::search_measured(SearchKind kind, const SearchCost& search)
   SearchPrice& price = last_search(kind);
   price.us = search_excess_us(search.request_us, search.calls_us, search.calls, search.fastest_us, search.mpi_call_us);
   price.gain = search_gain(search.fastest_us, search.mpi_call_us);
+  price.block = search.largest_block;
   price.periods = search.mpi_call_us > 0 ? price.us / search.mpi_call_us : 0;
   ++counters_.searches;
   counters_.search_seconds += 1e-6 * price.us;
@@ -932,8 +936,8 @@ int ServedExchanges::make_request(SearchKind kind, const void* sendbuf, void* re
 
 // Collective: every rank calls it at the same call (the decision is agreed),
 // after share_rings().
-void ServedExchanges::admit(const void* sendbuf, void* recvbuf, bool as_alltoall, std::int64_t mpi_period_ns,
-                            double mpi_call_us) {
+void ServedExchanges::admit(const void* sendbuf, void* recvbuf, bool as_alltoall, std::int64_t largest_block,
+                            std::int64_t mpi_period_ns, double mpi_call_us) {
   const ExchangePattern& pattern = scratch_;
   const double begin = MPI_Wtime();
   const long now = counters_.calls;
@@ -963,6 +967,7 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, bool as_alltoall
   entry.pattern = pattern;
   entry.last_used = now;
   entry.search.mpi_call_us = mpi_call_us;
+  entry.search.largest_block = largest_block;
   // Over MPI_BYTE: the request never holds the caller's datatype handles,
   // which may be freed (and their handles reused) while it lives.
   const Blocks blocks{ExchangePattern::in_bytes(pattern.sendcounts, pattern.send_element),

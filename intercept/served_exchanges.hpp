@@ -79,6 +79,7 @@ struct SearchCost {
   long calls = 0;
   double fastest_us = 0;  // 0: no call yet
   double mpi_call_us = 0;
+  std::int64_t largest_block = 0;  // agreed: its pattern's, in bytes
   void add_call(double us) {
     calls_us += us;
     ++calls;
@@ -274,6 +275,7 @@ class ServedExchanges {
     admission_ns,         // what an admission costs (the last after the first)
     search_ns,            // what the last search cost beyond MPI's calls
     minus_search_gain,    // what its winner saved, in millionths of MPI's time (the least rank's)
+    search_block,         // its largest block, in bytes
     settings,
     minus_settings,
     not_uniform,          // some rank's pattern is not an Alltoall's (ExchangePattern::uniform_block)
@@ -336,7 +338,8 @@ class ServedExchanges {
   int make_request(SearchKind kind, const void* sendbuf, void* recvbuf, const Blocks& blocks, bool as_alltoall,
                    long long agreement_ns,
                    std::int64_t mpi_period_ns, MPIX_Request** request);
-  void admit(const void* sendbuf, void* recvbuf, bool as_alltoall, std::int64_t mpi_period_ns, double mpi_call_us);
+  void admit(const void* sendbuf, void* recvbuf, bool as_alltoall, std::int64_t largest_block,
+             std::int64_t mpi_period_ns, double mpi_call_us);
   void look_again_after(long calls);
   void look_again_unless_serving();
   int timed_pass_through(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -417,6 +420,7 @@ class ServedExchanges {
   struct SearchPrice {
     double us = 0;
     double gain = 1;
+    std::int64_t block = 0;  // its largest block (SearchCost::largest_block)
     // us in periods of MPI's call it was measured against: a persistent
     // collective's search, trials of every algorithm over its own blocks,
     // costs about as many of its own periods (a search over small blocks

@@ -25,6 +25,13 @@ double search_gain(double fastest_us, double mpi_call_us) {
   return std::clamp(1 - fastest_us / mpi_call_us, 0.0, 1.0);
 }
 
+double expected_gain(double gain, std::int64_t searched_block, std::int64_t block, const AdmissionRule& rule) {
+  const bool near = searched_block > 0 && block > 0 &&
+                    static_cast<double>(std::max(searched_block, block)) <=
+                        rule.gain_block_ratio * static_cast<double>(std::min(searched_block, block));
+  return near ? gain : std::min(gain, rule.least_gain);
+}
+
 double rent_needed_us(double price_us, double gain, const AdmissionRule& rule) {
   const double expected = std::max(std::min(gain, 1.0), rule.least_gain);
   return expected > 0 ? price_us / expected : price_us;

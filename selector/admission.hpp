@@ -39,6 +39,8 @@
 // (MPIX_VERBOSE).
 #pragma once
 
+#include <cstdint>
+
 #include "selector/tournament.hpp"
 
 namespace mpix {
@@ -61,6 +63,12 @@ struct AdmissionRule {
   // last one found little, the next is still bought, after four times the
   // rent.
   double least_gain = 0.25;
+  // A search's gain foretells the next one's only over blocks within this
+  // factor of its own, either way: which algorithm wins changes with the
+  // block size (a staged copy wins small blocks, MPI's own call often wins
+  // large ones), so a search over blocks further off is expected to gain
+  // least_gain.
+  double gain_block_ratio = 4;
 };
 
 // What the trials of a tournament cost beyond MPI's own call, in periods of
@@ -89,6 +97,12 @@ double search_excess_us(double request_us, double calls_us, long calls, double f
 // The share of MPI's time a search's winner saved, its fastest call
 // against MPI's: in [0, 1], 1 where nothing was measured.
 double search_gain(double fastest_us, double mpi_call_us);
+
+// The gain the next search is expected to bring, over a largest block of
+// block bytes, where the last search, over a largest block of
+// searched_block bytes (0: not known), gained `gain`: that gain within
+// rule.gain_block_ratio of its block, otherwise at most rule.least_gain.
+double expected_gain(double gain, std::int64_t searched_block, std::int64_t block, const AdmissionRule& rule);
 
 // The rent a pattern must have paid before a search of price_us is bought,
 // where the last search gained `gain`: the price over that gain, or over

@@ -95,6 +95,24 @@ TEST(Admission, WhereMpiWinsAdmissionCostsAtMostTheGainsShareOfWhatThePatternHad
   }
 }
 
+TEST(Admission, ExpectsALastSearchsGainOnlyNearItsBlocks) {
+  // A search over 8 KiB blocks that saved 60% of MPI's time: the next
+  // search is expected to save as much over blocks up to four times
+  // larger or smaller, and least_gain further off, where the rent it
+  // needs is four times its price.
+  EXPECT_EQ(mpix::expected_gain(0.6, 8192, 8192, rule), 0.6);
+  EXPECT_EQ(mpix::expected_gain(0.6, 8192, 32768, rule), 0.6);
+  EXPECT_EQ(mpix::expected_gain(0.6, 8192, 2048, rule), 0.6);
+  EXPECT_EQ(mpix::expected_gain(0.6, 8192, 32769, rule), rule.least_gain);
+  EXPECT_EQ(mpix::expected_gain(0.6, 8192, 262144, rule), rule.least_gain);
+  EXPECT_EQ(mpix::expected_gain(0.6, 262144, 2047, rule), rule.least_gain);
+  EXPECT_DOUBLE_EQ(mpix::rent_needed_us(100, mpix::expected_gain(0.6, 8192, 262144, rule), rule), 400);
+  // A search that gained less than least_gain keeps its own, and one whose
+  // blocks are not known foretells nothing.
+  EXPECT_EQ(mpix::expected_gain(0.1, 8192, 262144, rule), 0.1);
+  EXPECT_EQ(mpix::expected_gain(0.6, 0, 8192, rule), rule.least_gain);
+}
+
 TEST(Admission, LooksRarelyAtCheapCallsAndOftenAtExpensiveOnes) {
   // An agreement of 2 us among calls of 0.4 us, which costs them three
   // times that: at most 1% of their time.
