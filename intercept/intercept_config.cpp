@@ -31,8 +31,9 @@ const std::vector<VariableSpec>& intercept_variables() {
     {"MPIX_INTERCEPT_ADMISSION", "enum", "rent", "rent|repeats",
      "Drop-in: when a repeating exchange is served: rent, once what its calls have cost MPI would repay a "
      "search for a faster algorithm (priced as the last search measured on the communicator, and its gain "
-     "expected as that search's where its blocks were within four times these), so that short or cheap exchanges never pay for one; repeats, as soon as it has "
-     "repeated MPIX_INTERCEPT_REPEATS times, for programs known to run each exchange many times.",
+     "expected as that search's where its blocks were within four times these), so that short or cheap "
+     "exchanges never pay for one; repeats, as soon as it has repeated MPIX_INTERCEPT_REPEATS times, for "
+     "programs known to run each exchange many times.",
      [](std::string_view v, Config& c) {
        c.section<InterceptConfig>().admission =
            parse_choice<AdmissionPolicy>(v, {{"rent", AdmissionPolicy::rent}, {"repeats", AdmissionPolicy::repeats}});
