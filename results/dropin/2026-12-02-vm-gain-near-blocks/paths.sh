@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Plain MPI, and the drop-in three ways (as is; nothing admitted; nothing
+# admitted and every call to MPI's own), the order rotating; EXTRA= adds
+# environment to every launch: paths.sh OUT ROUNDS [collective].
 set -euo pipefail
 out=$1 rounds=$2 coll=${3:-alltoall}
 B=$(realpath ${BUILD:-build})

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# rounds: base/fix x alltoallv/alltoall, order rotating
+# A uniform MPI_Alltoallv sweep and an MPI_Alltoall sweep under two
+# libraries (BASE, then BUILD's; their order rotating): OUT ROUNDS [sizes].
 set -euo pipefail
 out=$1 rounds=$2 sizes=${3:-$(python3 -c "print(','.join(str(8 << i) for i in range(20)))")}
 B=$(realpath ${BUILD:-build})

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Plain MPI, the library named by BASE (base) and the one under BUILD (fix),
+# the order rotating each round: bench_dropin OUT ROUNDS [collective] [loop].
 set -euo pipefail
 out=$1 rounds=$2 coll=${3:-alltoall} loop=${4:-sweep}
 B=$(realpath ${BUILD:-build})
