@@ -63,6 +63,8 @@ class Agreement {
   // on every rank.
   long long choose(MPIX_Comm* xcomm, AgreementPath mode);
   static constexpr int retime_every = 8;
+  // What the last choose() returned (0 before the first); local.
+  long long kept_latency_ns() const { return kept_ns_; }
 
   // Collective over comm: values[0..values) become their maximum over
   // ranks. Returns MPI's error code (the MPI path's).

@@ -29,7 +29,8 @@ const std::vector<VariableSpec>& intercept_variables() {
            v, {{"auto", AgreementPath::automatic}, {"mpi", AgreementPath::mpi}, {"channel", AgreementPath::channel}});
      }},
     {"MPIX_INTERCEPT_ADMISSION", "enum", "rent", "rent|repeats",
-     "Drop-in: when a repeating exchange is served: rent, once what its calls have cost MPI would repay a "
+     "Drop-in: when a repeating exchange is served: rent, once what its calls are expected to cost MPI from "
+     "now (as many as it has run, or the rest of the communicator's typical pattern life) would repay a "
      "search for a faster algorithm (priced as the last search measured on the communicator, and its gain "
      "expected as that search's where its blocks were within four times these), so that short or cheap "
      "exchanges never pay for one; repeats, as soon as it has repeated MPIX_INTERCEPT_REPEATS times, for "

@@ -88,12 +88,14 @@ void report(ServedExchanges* s) {
   if (s->patterns_unreported() > 0) uses += " and " + std::to_string(s->patterns_unreported()) + " more";
   std::fprintf(stderr,
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
-               "(%ld back to MPI, faster there), %ld agreement misses, %ld agreements (%.2f us each with their "
+               "(%ld back to MPI, faster there; %ld of them to the claimed calls, faster still), %ld agreement "
+               "misses, %ld agreements (%.2f us each with their "
                "check, %s), %ld carried in the exchange (%ld missed); per pattern, served calls/agreements: %s; "
                "one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
                "node-channel rings made %ld, persistent requests %ld (%ld on the library's request, the rest on "
                "MPI's own), uniform patterns as Alltoall %ld\n",
-               name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.agreement_misses,
+               name, size, name_of(s->collective()), c.calls, c.served, c.patterns, c.returned, c.passed_on_faster,
+               c.agreement_misses,
                c.agreements, c.agreements ? 1e6 * c.check_seconds / static_cast<double>(c.agreements) : 0.0,
                s->agreement_path(), c.carried, c.carried_misses, uses.empty() ? "none" : uses.c_str(),
                1e3 * c.setup_seconds, 1e3 * c.admission_seconds, c.searches, 1e3 * c.search_seconds,

@@ -45,6 +45,9 @@ class RecentCalls {
   Pattern at_agreement(long call);
   // The mean time of the window's timed calls, whatever their arguments.
   double mean_call_us() const;
+  // The calls recorded so far count as not timed: what the next agreement
+  // reads of call times is the calls' from now on (where they go changed).
+  void forget_timings();
 
  private:
   struct Call {

@@ -38,9 +38,10 @@
 //   benchmark runs as its warm-up, not in the first call of a large
 //   exchange it times. Then, if the exchange is large enough, every rank
 //   has seen its pattern `repeats` times among its recent calls and the
-//   pattern's calls have cost MPI what a search will (rent or buy,
-//   selector/admission.hpp; each search is measured and prices the next),
-//   the pattern is admitted
+//   calls it is expected to run from now cost MPI what a search will (rent
+//   or buy, selector/admission.hpp; each search is measured and prices the
+//   next; how long the communicator's patterns ran, PatternLives, tells
+//   what a young one will run), the pattern is admitted
 //   (collectively, a request made over this call's buffers; the least
 //   recently served pattern leaves when the cache is full). Until then,
 //   and where the exchange is too small or some rank's pattern does not
@@ -59,9 +60,9 @@
 //   can serve it against MPI's own call, on every rank alike: against the
 //   period of the pattern's passed-through calls where they were timed,
 //   else against a trial of MPI's call. Where MPI's
-//   call wins, the pattern stays cached but goes back to MPI's call (a
-//   uniform MPI_Alltoallv's, whose search raced MPI_Alltoall, to the calls
-//   passed on before its admission: Entry::returns_to_mpi),
+//   call wins, the pattern stays cached but goes back to MPI's call, or,
+//   where the calls passed on before its admission are claimed calls, to
+//   the faster of the two, raced once (Entry::destination),
 //   and, unless another pattern of the communicator is still served, the
 //   agreements space out as for a pattern too small to serve; a changed
 //   pattern is admitted and raced afresh.
@@ -275,6 +276,7 @@ ServedExchanges::ServedExchanges(MPI_Comm comm, Collective collective, const Int
       claimed != nullptr && claimed->serves_blocking() &&
       (collective != Collective::neighbor_alltoallv || claimed->graph())) {
     served_from_ = std::max(served_from_, static_cast<long>(always_staged_at_most) + 1);
+    passes_on_claimed_ = true;
     // The claimed calls live as long as the communicator, as this state does.
     if (collective == Collective::alltoallv) passed_on_blocks_ = &claimed->alltoallv_largest_blocks();
   }
@@ -341,9 +343,11 @@ int ServedExchanges::call(const void* sendbuf, const int sendcounts[], const int
   settings_agreed_ = true;
   small_through_ = LONG_MAX;
   if (missed_slot_ >= 0) priced_miss(a);
+  if (a[unservable] == 0) lives_.at_agreement(now, -a[minus_pattern_calls]);
   back_on_mpi_ = false;
   for (std::size_t slot = 0; slot < entries_.size(); ++slot)
     if (a[slots + slot] == 0) {
+      if (entries_[slot].pass_through) race_destinations(entries_[slot], a[pattern_call_ns]);
       back_on_mpi_ = entries_[slot].returns_to_mpi();
       const int rc =
           serve(entries_[slot], sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
@@ -425,26 +429,33 @@ void ServedExchanges::consider_admission(const Votes& a, const void* sendbuf, vo
   if (!worth_it) {  // too small, or some rank cannot be served: looked at as rarely as pays
     // This call was passed on (told its blocks, where calls tell them).
     if (a[unservable] == 0 && passed_on_blocks_ != nullptr) small_through_ = passed_on_blocks_->calls;
-    look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
+    look_again_after(calls_before_next_check(call_us_, check_us_, no_admission_awaited, admission_rule_));
     return;
   }
   // Large enough to serve. Rent or buy (selector/admission.hpp): the
-  // pattern is admitted once its calls have cost MPI what a search will,
-  // priced by the last one measured on the communicator.
+  // pattern is admitted once the calls it is expected to run from now
+  // (as many again, or the rest of the communicator's typical life) cost
+  // MPI what a search will, priced by the last one measured on the
+  // communicator.
   const double pattern_us = a[pattern_call_ns] > 0 ? in_us(a[pattern_call_ns]) : call_us_;
-  const double rent_us = static_cast<double>(-a[minus_pattern_calls]) * in_us(a[pattern_call_ns]);
+  const long calls = -a[minus_pattern_calls];
   const double price_us = settings_.admission == AdmissionPolicy::repeats
                               ? 0
                               : admission_price_us(in_us(a[search_ns]), in_us(a[admission_ns]), pattern_us,
                                                    tournament_rule_, admission_rule_);
   const double gain = expected_gain(1e-6 * static_cast<double>(-a[minus_search_gain]), a[search_block],
                                     a[largest_block], admission_rule_);
-  if (-a[minus_repeats] >= settings_.repeats && admission_pays(rent_us, price_us, gain, admission_rule_))
+  const double needed_us = rent_needed_us(price_us, gain, admission_rule_);
+  const double young_needed_us = young_rent_needed_us(price_us, gain);
+  const long life = lives_.typical();
+  if (-a[minus_repeats] >= settings_.repeats &&
+      calls_to_admission(calls, in_us(a[pattern_call_ns]), life, needed_us, young_needed_us) == 0)
     admit(sendbuf, recvbuf, a[not_uniform] == 0 && a[uniform_block] == -a[minus_uniform_block], a[largest_block],
           a[period_unmeasured] ? 0 : a[pattern_period_ns], pattern_us);
   else
-    look_again_after(calls_before_next_check(pattern_us, check_us_, true, rent_us,
-                                             rent_needed_us(price_us, gain, admission_rule_), admission_rule_));
+    look_again_after(calls_before_next_check(
+        pattern_us, check_us_, calls_to_admission(calls, pattern_us, life, needed_us, young_needed_us),
+        admission_rule_));
 }
 
 // Timed for the rent (RecentCalls): only calls just before an agreement.
@@ -527,12 +538,31 @@ int ServedExchanges::run_request(Entry& entry, const void* sendbuf, void* recvbu
       is_mpi_own_call(entry.as_alltoall ? Collective::alltoall : collective_,
                       std::string_view(running, static_cast<std::size_t>(length)))) {
     entry.pass_through = true;
+    if (passes_on_claimed_) {
+      entry.destination = Entry::Destination::mpi_on_trial;
+      recent_.forget_timings();  // the leg's agreement reads its own calls' times
+    }
     back_on_mpi_ = entry.returns_to_mpi();
     ++counters_.returned;
     MPIX_Request_free(&entry.request);
     look_again_unless_serving();
   }
   return rc;
+}
+
+void ServedExchanges::race_destinations(Entry& entry, std::int64_t pattern_call_ns) {
+  using Destination = Entry::Destination;
+  if (pattern_call_ns <= 0) return;  // none of the leg's calls timed yet: it runs on
+  const double leg_us = in_us(pattern_call_ns);
+  if (entry.destination == Destination::mpi_on_trial) {
+    entry.mpi_trial_us = leg_us;
+    entry.destination = Destination::passed_on_on_trial;
+    recent_.forget_timings();
+  } else if (entry.destination == Destination::passed_on_on_trial) {
+    const bool mpi_faster = entry.mpi_trial_us <= leg_us;
+    entry.destination = mpi_faster ? Destination::mpi : Destination::passed_on;
+    if (!mpi_faster) ++counters_.passed_on_faster;
+  }
 }
 
 // A carried call. Every rank runs the carried slot's exchange, whatever its
@@ -630,7 +660,7 @@ void ServedExchanges::look_again_unless_serving() {
   const bool serving = std::any_of(entries_.begin(), entries_.end(), [now](const Entry& e) {
     return e.request && !e.pass_through && now - e.last_used <= RecentCalls::window;
   });
-  if (!serving) look_again_after(calls_before_next_check(call_us_, check_us_, false, 0, 0, admission_rule_));
+  if (!serving) look_again_after(calls_before_next_check(call_us_, check_us_, no_admission_awaited, admission_rule_));
 }
 
 long ServedExchanges::rings_made() const {
@@ -832,7 +862,8 @@ void ServedExchanges::first_search(SearchKind kind) {
   // here; a persistent init's races MPI's calls itself.
   const std::int64_t mpi_period_ns = kind == SearchKind::moving_buffers ? in_ns(search.mpi_call_us) : 0;
   const auto make = [&] {
-    return make_request(kind, send.data(), recv.data(), blocks, false, in_ns(check_us_), mpi_period_ns, &request);
+    return make_request(kind, send.data(), recv.data(), blocks, false, agreement_.kept_latency_ns(), mpi_period_ns,
+                        &request);
   };
   // The first request's one-time part (the family's state, the candidates'
   // probes: for an Alltoallv, many times what its later requests cost) is
@@ -953,16 +984,18 @@ void ServedExchanges::admit(const void* sendbuf, void* recvbuf, bool as_alltoall
     free_entry(*oldest);
     entries_.erase(oldest);
   }
-  // Every served call pays a check (its agreement, and describing and
-  // voting around it; a carried call, describing and the flags), which
-  // MPI's own call, once it wins, no longer does: the tournament credits
-  // that to it, at the agreement's price, which bounds a carried check's
-  // (a pattern that changes every few calls is never carried). The
-  // agreement's path is chosen at agreed calls, by timing (Agreement),
-  // whose latency is the best case of a burst; the checks' own agreed mean
-  // (check_us_) is what an agreed call pays, about twice that.
-  const long long agreement_ns =
-      std::max<long long>(agreement_.choose(xcomm_, settings_.agreement), in_ns(check_us_));
+  // Every served call pays a check, which MPI's own call, once it wins, no
+  // longer does: the tournament credits that to it. What a served call of a
+  // repeating pattern pays is a carried check (the call described, the
+  // flags in its exchange) or, now and then, an agreement when the ranks
+  // arrive together: about the agreement's latency, which its path's
+  // choice times (Agreement::choose: the best case of a burst). Not the
+  // agreed calls' measured mean (check_us_): that also holds the recording
+  // and voting that only agreed calls do, and the waits for the slowest
+  // rank, which MPI's own call waits as long for; credited to MPI's call,
+  // it was a large share of a mid-sized exchange's time, and MPI's call won
+  // searches that the library's algorithms would have won by half its time.
+  const long long agreement_ns = agreement_.choose(xcomm_, settings_.agreement);
   Entry entry;
   entry.pattern = pattern;
   entry.last_used = now;

@@ -19,6 +19,7 @@
 #include "intercept/intercept_config.hpp"
 #include "intercept/recent_calls.hpp"
 #include "selector/admission.hpp"
+#include "selector/pattern_lives.hpp"
 
 namespace mpix::intercept {
 
@@ -130,9 +131,8 @@ class ServedExchanges {
   }
   // Where a call that passes straight through goes: the MPI's own call
   // while the last agreement found its pattern gone back to it (the
-  // pattern's search found the MPI's own call fastest, and raced no claimed
-  // call: Entry::returns_to_mpi); otherwise it is passed on
-  // (unserved_alltoallv and kin).
+  // pattern's search found the MPI's own call fastest: Entry::destination);
+  // otherwise it is passed on (unserved_alltoallv and kin).
   bool passes_to_mpi() const { return back_on_mpi_; }
   // One call of the collective on the communicator that does not pass
   // straight through: served, or passed to MPI's own (PMPI_). Returns its
@@ -155,6 +155,7 @@ class ServedExchanges {
     long persistent_on_library = 0;  // ... that switched to the library's request (the rest ran MPI's own)
     long as_alltoall = 0;     // MPI_Alltoallv patterns admitted as Alltoalls (uniform blocks)
     long returned = 0;        // patterns that went back to MPI: it was faster
+    long passed_on_faster = 0;  // ... of them, whose calls passed on were faster still (race_destinations)
     long agreements = 0;      // calls that ran the agreement
     long patterns = 0;        // exchanges admitted
     long agreement_misses = 0;  // some rank had the pattern, another not
@@ -233,20 +234,30 @@ class ServedExchanges {
     long last_used = 0;  // call number of its last admission or service
     // Agreed: the request's tournament found MPI's own call fastest, so the
     // exchange is no longer served, with agreements spaced out, until the
-    // pattern changes: it goes back to PMPI_Alltoallv (returns_to_mpi()).
+    // pattern changes: its calls go where `destination` says.
     bool pass_through = false;
     bool settled = false;  // agreed: its request had settled at the last service
     // Agreed: an MPI_Alltoallv whose blocks are an Alltoall's on every
     // rank, served by the Alltoall family's request (its algorithms, and
     // MPI_Alltoall as MPI's own call).
     bool as_alltoall = false;
-    // Where a pattern no longer served goes: the program's own MPI call,
-    // which its search raced, except for a pattern served as an Alltoall.
-    // Its search raced MPI_Alltoall, not the program's MPI_Alltoallv (MPICH
-    // runs that one much slower over the same blocks), so its calls are
-    // passed on as before its admission (claimed calls, where the
-    // communicator has them), whose period its admission measured.
-    bool returns_to_mpi() const { return pass_through && !as_alltoall; }
+    // Where a pattern no longer served goes. Its search raced MPI's own
+    // call (MPI_Alltoall for a pattern served as an Alltoall, not the
+    // program's MPI_Alltoallv), not the calls passed on before its
+    // admission: claimed calls where the communicator has them
+    // (claimed_exchanges.hpp), which may copy faster than MPI's own call
+    // where the library's algorithms do not. There the two race, once: the
+    // program's MPI call until the next agreement that finds the pattern,
+    // then the calls passed on until the one after, each timed over its
+    // calls just before its agreement (agreed: the slowest rank's); the
+    // faster stays, MPI's own where they tie (race_destinations).
+    // Elsewhere the calls passed on are MPI's own.
+    enum class Destination { mpi, passed_on, mpi_on_trial, passed_on_on_trial };
+    Destination destination = Destination::mpi;
+    double mpi_trial_us = 0;  // agreed: what MPI's own call took in its trial
+    bool returns_to_mpi() const {
+      return pass_through && (destination == Destination::mpi || destination == Destination::mpi_on_trial);
+    }
     // Until it settles: its search so far (search_measured).
     SearchCost search;
     PatternUse use;
@@ -302,6 +313,10 @@ class ServedExchanges {
   // timed while it searches, and what its settling decides (agreed);
   // returns its MPI error code, not yet raised.
   int run_request(Entry& entry, const void* sendbuf, void* recvbuf);
+  // At an agreed call that finds a pattern no longer served: the race of
+  // its destinations (Entry::destination) moves on, where its leg's calls
+  // were timed (pattern_call_ns: their agreed mean; 0 where none was).
+  void race_destinations(Entry& entry, std::int64_t pattern_call_ns);
   void count_served(Entry& entry);
   // A served call that runs the carried slot's exchange with the check in
   // it (Agreement::post). True: every rank's arguments were the slot's,
@@ -372,6 +387,10 @@ class ServedExchanges {
   // count of them at the last agreement that found the exchange below the
   // served size (LONG_MAX: the last did not): blocks_grew.
   const LargestBlocks* passed_on_blocks_ = nullptr;
+  // The calls passed on are claimed calls (claimed_exchanges.hpp), not MPI's
+  // own: a pattern whose search found MPI's own call fastest races the two
+  // (Entry::destination).
+  bool passes_on_claimed_ = false;
   long small_through_ = LONG_MAX;
   MPI_Comm errors_return_comm_ = MPI_COMM_NULL;  // made by set_up() (collective, agreed)
   MPIX_Comm* xcomm_ = nullptr;                   // over it
@@ -408,6 +427,7 @@ class ServedExchanges {
   void forget_served_slots();  // the cache's slots moved (admit)
   long longest_gap_ = 8;        // agreed: the most calls the next skip may take
   RecentCalls recent_;          // this rank's
+  PatternLives lives_;          // agreed: how long the communicator's patterns ran
   AdmissionRule admission_rule_;
   TournamentRule tournament_rule_;  // its defaults, which the served requests run: the price of their trials
   // Agreed at the last agreement (microseconds): what a call and an

@@ -1,6 +1,7 @@
 #include "selector/admission.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 namespace mpix {
@@ -37,12 +38,31 @@ double rent_needed_us(double price_us, double gain, const AdmissionRule& rule) {
   return expected > 0 ? price_us / expected : price_us;
 }
 
-bool admission_pays(double rent_us, double price_us, double gain, const AdmissionRule& rule) {
-  return rent_us >= rent_needed_us(price_us, gain, rule);
+double young_rent_needed_us(double price_us, double gain) {
+  if (!(price_us > 0)) return 0;
+  return gain > 0 ? price_us / std::min(gain, 1.0) : HUGE_VAL;
 }
 
-long calls_before_next_check(double call_us, double check_us, bool waiting_for_rent, double rent_us,
-                             double needed_us, const AdmissionRule& rule) {
+long expected_more_calls(long calls, long typical_life) {
+  return typical_life > 0 && calls <= typical_life ? typical_life - calls : calls;
+}
+
+long calls_to_admission(long calls, double call_us, long typical_life, double needed_us, double young_needed_us) {
+  if (!(needed_us > 0)) return 0;
+  constexpr long never = LONG_MAX / 2;
+  if (!(call_us > 0)) return never;
+  const bool young = typical_life > 0 && calls <= typical_life;
+  if (static_cast<double>(expected_more_calls(calls, typical_life)) * call_us >= (young ? young_needed_us : needed_us))
+    return 0;
+  // Once it outlives the typical life, as many again as it has run: paid
+  // once it has run needed_us of calls.
+  const double outlived = young ? static_cast<double>(typical_life) + 1 : 0.0;
+  const double paid_at = std::max(std::ceil(needed_us / call_us), outlived);
+  if (!(paid_at < static_cast<double>(never))) return never;
+  return std::max(1L, static_cast<long>(paid_at) - calls);
+}
+
+long calls_before_next_check(double call_us, double check_us, long until_admission, const AdmissionRule& rule) {
   const long least = std::max(1L, rule.min_calls_between_checks);
   const long most = std::max(least, rule.max_calls_between_checks);
   if (!(call_us > 0)) return least;
@@ -51,7 +71,7 @@ long calls_before_next_check(double call_us, double check_us, bool waiting_for_r
     return std::max(least, static_cast<long>(std::ceil(calls)));
   };
   long calls = bounded(rule.check_cost_factor * std::max(0.0, check_us) / (rule.check_share * call_us));
-  if (waiting_for_rent) calls = std::min(calls, bounded((needed_us - rent_us) / call_us));
+  if (until_admission >= 0) calls = std::min(calls, bounded(static_cast<double>(until_admission)));
   return calls;
 }
 

@@ -13,17 +13,26 @@
 // set-up runs a search of its own first, so the first pattern is priced
 // by a measurement too.
 //
-// A pattern is admitted once its calls have already cost MPI the price
-// over the share of their time a search is expected to save (its gain:
-// what the last search's winner saved, at least least_gain; a pattern that
-// has run n calls is expected to run about n more, and the search pays
-// back in them only at that gain). So where MPI's own call wins, what
-// admission lost is at most the gain's share of what the pattern had cost
-// before it, and a share of its time from then on that shrinks with every
-// call; where the library wins by the gain, the search is repaid within
-// as many calls again. A pattern that runs a few calls and is gone never
-// pays for a search, and one whose calls are cheap beside a search, or
-// where the library has gained little, pays for one only after many.
+// A pattern is admitted once the calls it is expected to run from now
+// cost MPI the price over the share of their time a search is expected to
+// save (its gain: what the last search's winner saved, at least
+// least_gain). A pattern that has run n calls is expected to run about n
+// more: it is admitted once its calls have already cost that. So where
+// MPI's own call wins, what admission lost is at most the gain's share of
+// what the pattern had cost before it, and a share of its time from then
+// on that shrinks with every call; where the library wins by the gain,
+// the search is repaid within as many calls again. A pattern that runs a
+// few calls and is gone never pays for a search, and one whose calls are
+// cheap beside a search, or where the library has gained little, pays for
+// one only after many.
+//
+// Where the communicator's patterns have each run about as many calls (a
+// program that sweeps sizes, a solver's phases: PatternLives), a younger
+// one is expected to run the rest of that life instead. It is admitted at
+// once where that rest repays a search, in its first calls, not after
+// paying the rent, when too little of its life is left to repay it; where
+// the rest cannot repay one, it is not admitted before it outlives the
+// others, and from then on as above.
 //
 // Looking costs too: each agreement is one small all-reduce, in the
 // critical path of the call it precedes. Between agreements calls pass
@@ -104,24 +113,45 @@ double search_gain(double fastest_us, double mpi_call_us);
 // rule.gain_block_ratio of its block, otherwise at most rule.least_gain.
 double expected_gain(double gain, std::int64_t searched_block, std::int64_t block, const AdmissionRule& rule);
 
-// The rent a pattern must have paid before a search of price_us is bought,
-// where the last search gained `gain`: the price over that gain, or over
-// rule.least_gain if more.
+// What the calls a pattern is expected to run from now must cost MPI
+// before a search of price_us is bought, where the last search gained
+// `gain`: the price over that gain, or over rule.least_gain if more.
 double rent_needed_us(double price_us, double gain, const AdmissionRule& rule);
 
-// Whether a pattern whose passed-through calls have cost rent_us is
-// admitted now: its rent has reached rent_needed_us.
-bool admission_pays(double rent_us, double price_us, double gain, const AdmissionRule& rule);
+// What the rest of a typical life must cost MPI before a young pattern is
+// admitted: the price over the expected gain itself, with no least_gain
+// (infinite where it is 0). Admitting a pattern in its first calls is a
+// bet on the gain the last search measured near its blocks; where that
+// search found little, the pattern waits until it outlives the others.
+double young_rent_needed_us(double price_us, double gain);
+
+// The calls a pattern that has run `calls` is expected to run from now: as
+// many again, or, where the communicator's patterns have each run about
+// typical_life calls (0: not known) and this one no more, the rest of that
+// life.
+long expected_more_calls(long calls, long typical_life);
+
+// How many calls from now until admitting a pattern pays (0: now): one
+// that has run `calls` calls of call_us each (0: not measured, which never
+// pays unless needed_us is 0). The calls expected from now
+// (expected_more_calls) must cost needed_us (rent_needed_us), or, where
+// they are the rest of a typical life, young_needed_us
+// (young_rent_needed_us); the rest only shrinks, so the next chance is
+// when the pattern outlives the others.
+long calls_to_admission(long calls, double call_us, long typical_life, double needed_us, double young_needed_us);
+
+// calls_before_next_check's: no admission is awaited.
+inline constexpr long no_admission_awaited = -1;
 
 // How many calls pass straight through before the next agreement:
 // - after as many calls of call_us as make an agreement of check_us (times
 //   rule.check_cost_factor) a rule.check_share of their time;
-// - sooner for an exchange large enough to serve but not yet admitted
-//   (waiting_for_rent): when its rent will have reached needed_us
-//   (rent_needed_us), so that the calls it pays for are not passed through.
+// - sooner for an exchange large enough to serve but not yet admitted:
+//   after until_admission calls, when its admission will pay
+//   (calls_to_admission; no_admission_awaited where none is), so that the
+//   calls it pays for are not passed through.
 // Within the rule's bounds; a call time of 0 (not measured yet) gives the
 // least.
-long calls_before_next_check(double call_us, double check_us, bool waiting_for_rent, double rent_us,
-                             double needed_us, const AdmissionRule& rule);
+long calls_before_next_check(double call_us, double check_us, long until_admission, const AdmissionRule& rule);
 
 }  // namespace mpix

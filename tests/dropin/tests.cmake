@@ -104,32 +104,36 @@ if(NOT MPIX_MPI_IS_OPEN_MPI)
 endif()
 # The same where MPI's own call wins the grown exchange's tournament (every
 # other algorithm excluded, as in dropin.back_to_mpi): from then on its
-# calls go to PMPI_Alltoallv, not to the claimed calls, which count only
-# the small calls and the grown one's first few (the agreements' before
-# its admission and its tournament's).
+# calls race between PMPI_Alltoallv and the claimed calls (Entry::
+# destination), one agreement apart each, and go to the faster. Which one
+# rests on measured times, so either passes, each with the claimed calls
+# it implies: PMPI_Alltoallv kept, the claimed calls count the small calls,
+# the grown one's first few and its claimed leg (under 1100 of 1200);
+# the claimed calls kept, all but the few served and PMPI_Alltoallv's leg.
 mpix_registered_algorithms(all_but_mpi WITHOUT selects mpi_baseline)
 list(JOIN all_but_mpi "," all_but_mpi)
 if(NOT MPIX_MPI_IS_OPEN_MPI)
-  set(grown_returned "'serve:grown'[^\n]*1 patterns [(]1 back to MPI")
-  set(grown_claimed_few "'serve:grown'[^\n]*calls served. 10[0-4][0-9] MPI_Alltoallv, ")
+  set(grown_to_mpi "'serve:grown'[^\n]*1 patterns [(]1 back to MPI, faster there. 0 of them.*'serve:grown' of 2 ranks, claimed calls:[^\n]*calls served. 10[0-9][0-9] MPI_Alltoallv, ")
+  set(grown_to_claimed "'serve:grown'[^\n]*1 patterns [(]1 back to MPI, faster there. 1 of them.*'serve:grown' of 2 ranks, claimed calls:[^\n]*calls served. 11[0-9][0-9] MPI_Alltoallv, ")
   mpix_add_test(dropin.grown_back_to_mpi TARGET dropin_checks RANKS 2 ARGS --grown 1000 200
     ENVIRONMENT ${dropin_env_claimed} MPIX_ALLTOALLV_EXCLUDE=${all_but_mpi}
-    PASS "${grown_returned}.*${grown_claimed_few}|${grown_claimed_few}.*${grown_returned}"
+    PASS "(${grown_to_mpi}|${grown_to_claimed}).*dropin_checks: ok|dropin_checks: ok.*(${grown_to_mpi}|${grown_to_claimed})"
     FAIL "'serve:grown' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG")
 endif()
 # A uniform MPI_Alltoallv whose search finds MPI_Alltoall fastest (every
 # other Alltoall algorithm excluded): its search raced MPI_Alltoall, not
-# the program's MPI_Alltoallv, so from then on its calls stay on the claimed
-# calls, as before its admission (Entry::returns_to_mpi), not on
-# PMPI_Alltoallv: the claimed calls count all but its served ones.
+# the program's MPI_Alltoallv, which races the claimed calls after it as
+# above (MPICH runs it much slower over the same blocks): either passes,
+# with its count of claimed calls (the claimed calls kept: all but the
+# served and PMPI_Alltoallv's leg; PMPI_Alltoallv kept: under 200 of 300).
 mpix_registered_algorithms(alltoall_all_but_mpi FAMILY alltoall WITHOUT selects mpi_baseline)
 list(JOIN alltoall_all_but_mpi "," alltoall_all_but_mpi)
 if(NOT MPIX_MPI_IS_OPEN_MPI)
-  set(uniform_returned "'serve:uniform'[^\n]*1 patterns [(]1 back to MPI")
-  set(uniform_claimed "'serve:uniform'[^\n]*calls served. 2[0-9][0-9] MPI_Alltoallv, ")
+  set(uniform_to_claimed "'serve:uniform'[^\n]*1 patterns [(]1 back to MPI, faster there. 1 of them.*'serve:uniform' of 2 ranks, claimed calls:[^\n]*calls served. 2[0-9][0-9] MPI_Alltoallv, ")
+  set(uniform_to_mpi "'serve:uniform'[^\n]*1 patterns [(]1 back to MPI, faster there. 0 of them.*'serve:uniform' of 2 ranks, claimed calls:[^\n]*calls served. 1?[0-9]?[0-9] MPI_Alltoallv, ")
   mpix_add_test(dropin.uniform_back_to_mpi TARGET dropin_checks RANKS 2 ARGS --uniform 300
     ENVIRONMENT ${dropin_env_claimed} MPIX_ALLTOALL_EXCLUDE=${alltoall_all_but_mpi}
-    PASS "${uniform_returned}.*${uniform_claimed}|${uniform_claimed}.*${uniform_returned}"
+    PASS "(${uniform_to_claimed}|${uniform_to_mpi}).*dropin_checks: ok|dropin_checks: ok.*(${uniform_to_claimed}|${uniform_to_mpi})"
     FAIL "'serve:uniform' of [0-9]+ ranks, MPI_Alltoallv: [0-9]+ calls, 0 served|WRONG")
 endif()
 # An MPI_Alltoallv of uniform blocks is served by the Alltoall family.
