@@ -88,7 +88,7 @@ void report(ServedExchanges* s) {
   if (s->patterns_unreported() > 0) uses += " and " + std::to_string(s->patterns_unreported()) + " more";
   std::fprintf(stderr,
                "mpix-rma intercept: communicator '%s' of %d ranks, %s: %ld calls, %ld served, %ld patterns "
-               "(%ld back to MPI, faster there; %ld of them to the claimed calls, faster still), %ld agreement "
+               "(%ld back to MPI, faster there, %ld of them to the claimed calls, faster still), %ld agreement "
                "misses, %ld agreements (%.2f us each with their "
                "check, %s), %ld carried in the exchange (%ld missed); per pattern, served calls/agreements: %s; "
                "one-time: set-up %.2f ms, admissions %.2f ms, searches %ld (%.2f ms beyond MPI's calls), "
