@@ -119,9 +119,10 @@ double expected_gain(double gain, std::int64_t searched_block, std::int64_t bloc
 double rent_needed_us(double price_us, double gain, const AdmissionRule& rule);
 
 // What the rest of a typical life must cost MPI before a young pattern is
-// admitted: the price over the expected gain itself, with no least_gain
-// (infinite where it is 0). Admitting a pattern in its first calls is a
-// bet on the gain the last search measured near its blocks; where that
+// admitted: the price over the expected gain itself (expected_gain: the
+// last search's where its blocks were near, at most least_gain further
+// off), with no least_gain floor (infinite where it is 0). Admitting a
+// pattern in its first calls is a bet on a measured gain; where the last
 // search found little, the pattern waits until it outlives the others.
 double young_rent_needed_us(double price_us, double gain);
 
